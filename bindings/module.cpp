@@ -1,0 +1,12 @@
+// lucid._C: the engine's Python face. One init function per area.
+#include "bindings/common.h"
+
+NB_MODULE(_C, m) {
+  m.doc() = "lucid engine bindings";
+  lucid::py::init_core(m);
+  lucid::py::init_tensor(m);
+  lucid::py::init_creation(m);
+  lucid::py::init_ops(m);
+  lucid::py::init_random(m);
+  lucid::py::init_interop(m);
+}

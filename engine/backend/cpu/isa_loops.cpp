@@ -1,0 +1,49 @@
+// Compiled once per ISA (CMake sets LUCID_ISA to baseline/avx2/avx512 and the matching -m flags).
+// Fills that ISA's slot of the loop tables declared in loops.h.
+#include "backend/cpu/isa.h"
+#include "backend/cpu/loops.h"
+
+#ifndef LUCID_ISA
+#error "LUCID_ISA must be defined"
+#endif
+
+namespace lucid::cpu {
+namespace LUCID_ISA {
+
+template <typename T>
+BinaryLoop pick_binary(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return &binary_loop<BinaryOp::Add, T>;
+    case BinaryOp::Sub: return &binary_loop<BinaryOp::Sub, T>;
+    case BinaryOp::Mul: return &binary_loop<BinaryOp::Mul, T>;
+    case BinaryOp::Div: return &binary_loop<BinaryOp::Div, T>;
+  }
+  return nullptr;
+}
+
+BinaryLoop binary(BinaryOp op, Dtype d) {
+  return dispatch_dtype(d, [&]<typename T>() { return pick_binary<T>(op); });
+}
+CastLoop cast(Dtype to, Dtype from) {
+  return dispatch_dtype(to, [&]<typename To>() {
+    return dispatch_dtype(from, [&]<typename From>() -> CastLoop { return &cast_loop<To, From>; });
+  });
+}
+SumLoop sum(Dtype d) {
+  return dispatch_dtype(d, [&]<typename T>() -> SumLoop { return &sum_loop<T>; });
+}
+
+}  // namespace LUCID_ISA
+
+
+namespace {
+#define LUCID_STR2(x) #x
+#define LUCID_ISA_ENUM_baseline Isa::Baseline
+#define LUCID_ISA_ENUM_avx2 Isa::AVX2
+#define LUCID_ISA_ENUM_avx512 Isa::AVX512
+#define LUCID_CAT(a, b) a##b
+#define LUCID_ISA_ENUM(x) LUCID_CAT(LUCID_ISA_ENUM_, x)
+const bool registered = (register_isa_loops(LUCID_ISA_ENUM(LUCID_ISA), {&LUCID_ISA::binary, &LUCID_ISA::cast, &LUCID_ISA::sum}), true);
+}  // namespace
+
+}  // namespace lucid::cpu

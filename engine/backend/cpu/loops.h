@@ -1,0 +1,164 @@
+#pragma once
+// Inner loops of the hot CPU kernels, written so the compiler vectorises the contiguous and
+// scalar-broadcast cases. isa_loops.cpp instantiates them once per ISA (isa.h).
+#include <cstdint>
+#include <type_traits>
+
+#include "backend/cpu/isa.h"
+#include "backend/kernels/elementwise.h"
+#include "core/dtype.h"
+#include "core/scalar.h"
+
+namespace lucid::cpu {
+
+// One 1-D run: ptrs[k] advance by strides[k] bytes, n elements.
+using BinaryLoop = void (*)(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha);
+using CastLoop = void (*)(char** ptrs, const int64_t* strides, int64_t n);
+// Sums n elements (byte stride) of one dtype into a double (floating), int64 (integral) or
+// complex<double> (complex: re, im).
+using SumLoop = void (*)(const char* p, int64_t stride, int64_t n, double* acc_re, double* acc_im, int64_t* acc_i);
+
+// Arithmetic type of a storage type: half and bfloat16 compute in float.
+template <typename T> struct OpMath { using type = T; };
+template <> struct OpMath<Half> { using type = float; };
+template <> struct OpMath<BFloat16> { using type = float; };
+
+template <BinaryOp Op, typename T>
+inline T apply_binary(T a, T b, T alpha) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (Op == BinaryOp::Add) return a || (alpha && b);
+    else if constexpr (Op == BinaryOp::Mul) return a && b;
+    else return a;  // Sub/Div on bool are rejected by the op
+  } else {
+    if constexpr (Op == BinaryOp::Add) return a + alpha * b;
+    else if constexpr (Op == BinaryOp::Sub) return a - alpha * b;
+    else if constexpr (Op == BinaryOp::Mul) return a * b;
+    else {
+      if constexpr (std::is_integral_v<T>) return b == 0 ? T(0) : T(a / b);
+      else return a / b;
+    }
+  }
+}
+
+template <BinaryOp Op, typename T>
+void binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha_s) {
+  using M = typename OpMath<T>::type;
+  const M alpha = alpha_s.to<M>();
+  char* o = ptrs[0];
+  const char* a = ptrs[1];
+  const char* b = ptrs[2];
+  constexpr int64_t sz = sizeof(T);
+  if (strides[0] == sz && strides[1] == sz && strides[2] == sz) {
+    T* __restrict__ op = reinterpret_cast<T*>(o);
+    const T* __restrict__ ap = reinterpret_cast<const T*>(a);
+    const T* __restrict__ bp = reinterpret_cast<const T*>(b);
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(M(ap[i]), M(bp[i]), alpha));
+  } else if (strides[0] == sz && strides[1] == sz && strides[2] == 0) {
+    T* __restrict__ op = reinterpret_cast<T*>(o);
+    const T* __restrict__ ap = reinterpret_cast<const T*>(a);
+    const M bv = M(*reinterpret_cast<const T*>(b));
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(M(ap[i]), bv, alpha));
+  } else if (strides[0] == sz && strides[1] == 0 && strides[2] == sz) {
+    T* __restrict__ op = reinterpret_cast<T*>(o);
+    const M av = M(*reinterpret_cast<const T*>(a));
+    const T* __restrict__ bp = reinterpret_cast<const T*>(b);
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(av, M(bp[i]), alpha));
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<T*>(o + i * strides[0]) = T(apply_binary<Op, M>(
+          M(*reinterpret_cast<const T*>(a + i * strides[1])), M(*reinterpret_cast<const T*>(b + i * strides[2])), alpha));
+    }
+  }
+}
+
+// Value conversion with PyTorch's semantics: complex -> real drops the imaginary part,
+// anything -> bool tests for non-zero.
+template <typename To, typename From>
+inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) return v;
+  else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, c64> || std::is_same_v<From, c128>) return v.re != 0 || v.im != 0;
+    else return typename OpMath<From>::type(v) != typename OpMath<From>::type(0);
+  } else if constexpr (std::is_same_v<From, c64> || std::is_same_v<From, c128>) {
+    if constexpr (std::is_same_v<To, c64> || std::is_same_v<To, c128>) return To(v);
+    else return convert<To>(v.re);
+  } else if constexpr (std::is_same_v<To, c64> || std::is_same_v<To, c128>) {
+    using R = decltype(To().re);
+    return To(R(typename OpMath<From>::type(v)), R(0));
+  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+    return To(float(typename OpMath<From>::type(v)));
+  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+    return To(float(v));
+  } else {
+    return To(v);
+  }
+}
+
+template <typename To, typename From>
+void cast_loop(char** ptrs, const int64_t* strides, int64_t n) {
+  if (strides[0] == sizeof(To) && strides[1] == sizeof(From)) {
+    To* __restrict__ o = reinterpret_cast<To*>(ptrs[0]);
+    const From* __restrict__ s = reinterpret_cast<const From*>(ptrs[1]);
+    for (int64_t i = 0; i < n; ++i) o[i] = convert<To>(s[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<To*>(ptrs[0] + i * strides[0]) = convert<To>(*reinterpret_cast<const From*>(ptrs[1] + i * strides[1]));
+  }
+}
+
+// Blocked sum: 8 independent partial sums per block of 1024, then added pairwise, so a float32
+// sum of 10^7 ones is exact and the loop still vectorises.
+template <typename T>
+void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* acc_im, int64_t* acc_i) {
+  if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+    double re = 0, im = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const T v = *reinterpret_cast<const T*>(p + i * stride);
+      re += double(v.re);
+      im += double(v.im);
+    }
+    *acc_re += re;
+    *acc_im += im;
+  } else if constexpr (std::is_integral_v<T>) {
+    int64_t s = 0;
+    if (stride == sizeof(T)) {
+      const T* q = reinterpret_cast<const T*>(p);
+      for (int64_t i = 0; i < n; ++i) s += int64_t(q[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i) s += int64_t(*reinterpret_cast<const T*>(p + i * stride));
+    }
+    *acc_i += s;
+  } else {
+    using M = typename OpMath<T>::type;
+    double total = 0;
+    if (stride == sizeof(T)) {
+      const T* q = reinterpret_cast<const T*>(p);
+      int64_t i = 0;
+      for (; i + 1024 <= n; i += 1024) {
+        double part[8] = {};
+        for (int64_t j = 0; j < 1024; j += 8)
+          for (int k = 0; k < 8; ++k) part[k] += double(M(q[i + j + k]));
+        total += ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+      }
+      double tail = 0;
+      for (; i < n; ++i) tail += double(M(q[i]));
+      total += tail;
+    } else {
+      for (int64_t i = 0; i < n; ++i) total += double(M(*reinterpret_cast<const T*>(p + i * stride)));
+    }
+    *acc_re += total;
+  }
+}
+
+// Tables filled by each ISA's translation unit (isa_loops.cpp), read through isa_table.cpp.
+struct IsaLoops {
+  BinaryLoop (*binary)(BinaryOp, Dtype);
+  CastLoop (*cast)(Dtype, Dtype);
+  SumLoop (*sum)(Dtype);
+};
+void register_isa_loops(Isa isa, IsaLoops loops);
+BinaryLoop binary_loop_for(BinaryOp op, Dtype d);
+CastLoop cast_loop_for(Dtype to, Dtype from);
+SumLoop sum_loop_for(Dtype d);
+
+}  // namespace lucid::cpu

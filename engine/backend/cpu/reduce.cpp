@@ -1,0 +1,122 @@
+// CPU reductions (mirrors cuda/reduce.cu).
+#include <vector>
+
+#include "backend/cpu/loops.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/reduce.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+struct Acc {
+  double re = 0, im = 0;
+  int64_t i = 0;
+  void add(const Acc& o) { re += o.re; im += o.im; i += o.i; }
+};
+
+// The reduced sub-space of `in`: coalesced dims (innermost first), byte strides.
+struct ReducePlan {
+  int nd = 0;
+  int64_t shape[16], stride[16];
+  int64_t count = 1;
+};
+
+ReducePlan make_plan(const TensorImpl& in, int nreduce) {
+  ReducePlan p;
+  const int64_t isz = in.element_size();
+  for (int64_t d = in.dim() - 1; d >= in.dim() - nreduce; --d) {
+    if (in.shape()[d] == 1) continue;
+    const int64_t s = in.strides()[d] * isz;
+    if (p.nd > 0 && s == p.stride[p.nd - 1] * p.shape[p.nd - 1]) {
+      p.shape[p.nd - 1] *= in.shape()[d];
+    } else {
+      p.shape[p.nd] = in.shape()[d];
+      p.stride[p.nd] = s;
+      ++p.nd;
+    }
+    p.count *= in.shape()[d];
+  }
+  if (p.nd == 0) { p.shape[0] = 1; p.stride[0] = isz; p.nd = 1; }
+  return p;
+}
+
+// Sums linear positions [b, e) of the reduced sub-space starting at base.
+void sum_range(const ReducePlan& p, const char* base, int64_t b, int64_t e, SumLoop loop, Acc* acc) {
+  int64_t idx[16] = {};
+  int64_t rem = b;
+  const char* ptr = base;
+  for (int j = 0; j < p.nd; ++j) { idx[j] = rem % p.shape[j]; rem /= p.shape[j]; ptr += idx[j] * p.stride[j]; }
+  int64_t pos = b;
+  while (pos < e) {
+    const int64_t n = std::min(p.shape[0] - idx[0], e - pos);
+    loop(ptr, p.stride[0], n, &acc->re, &acc->im, &acc->i);
+    pos += n;
+    if (pos >= e) break;
+    ptr -= idx[0] * p.stride[0];
+    idx[0] = 0;
+    for (int j = 1; j < p.nd; ++j) {
+      ++idx[j];
+      ptr += p.stride[j];
+      if (idx[j] < p.shape[j]) break;
+      ptr -= p.shape[j] * p.stride[j];
+      idx[j] = 0;
+    }
+  }
+}
+
+void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a) {
+  dispatch_dtype(out.dtype(), [&]<typename T>() {
+    T* dst = out.data<T>() + o;
+    if (is_complex(in_dtype)) *dst = convert<T>(c128(a.re, a.im));
+    else if (is_floating(in_dtype)) *dst = convert<T>(a.re);
+    else *dst = convert<T>(a.i);
+  });
+}
+
+void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
+  const SumLoop loop = sum_loop_for(in.dtype());
+  const ReducePlan plan = make_plan(in, nreduce);
+  const int64_t outer = out.numel();
+  if (outer == 0) return;
+  const int64_t isz = in.element_size();
+  const int nouter = int(in.dim()) - nreduce;
+  auto outer_base = [&](int64_t o) {
+    const char* ptr = static_cast<const char*>(in.data_ptr());
+    for (int d = nouter - 1; d >= 0; --d) {
+      const int64_t sz = in.shape()[d];
+      ptr += (o % sz) * in.strides()[d] * isz;
+      o /= sz;
+    }
+    return ptr;
+  };
+  if (outer == 1) {
+    // One output: split the reduction itself, combine partials in order.
+    const int nt = get_num_threads();
+    const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(nt, plan.count / kGrainSize));
+    std::vector<Acc> parts(static_cast<size_t>(chunks));
+    const int64_t per = (plan.count + chunks - 1) / chunks;
+    const char* base = outer_base(0);
+    parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c)
+        sum_range(plan, base, c * per, std::min(plan.count, (c + 1) * per), loop, &parts[size_t(c)]);
+    });
+    Acc total;
+    for (auto& p : parts) total.add(p);
+    store(out, 0, in.dtype(), total);
+    return;
+  }
+  parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.count)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      Acc a;
+      sum_range(plan, outer_base(o), 0, plan.count, loop, &a);
+      store(out, o, in.dtype(), a);
+    }
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(sum_kernel, CPU, &sum)
+
+}  // namespace lucid::cpu

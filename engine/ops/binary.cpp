@@ -1,0 +1,128 @@
+#include "ops/binary.h"
+
+#include "ops/copy.h"
+#include "ops/view.h"
+
+namespace lucid {
+
+namespace {
+
+const char* op_name(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "add";
+    case BinaryOp::Sub: return "sub";
+    case BinaryOp::Mul: return "mul";
+    case BinaryOp::Div: return "div";
+  }
+  return "?";
+}
+
+// A 0-d CPU tensor may meet a CUDA tensor: it is read as a scalar (as in PyTorch).
+bool is_cpu_scalar(const Tensor& t) { return t->dim() == 0 && t->device().is_cpu(); }
+
+Device pick_device(const Operand& a, const Operand& b, const char* op) {
+  const Tensor* ta = std::get_if<Tensor>(&a);
+  const Tensor* tb = std::get_if<Tensor>(&b);
+  if (ta && tb && (*ta)->device() != (*tb)->device()) {
+    if (is_cpu_scalar(*tb)) return (*ta)->device();
+    if (is_cpu_scalar(*ta)) return (*tb)->device();
+    LUCID_FAIL(DeviceMismatch, "[" << op << "] expected all tensors to be on the same device, but found " << (*ta)->device()
+                                   << " (shape " << shape_str((*ta)->shape()) << ") and " << (*tb)->device() << " (shape "
+                                   << shape_str((*tb)->shape()) << ")");
+  }
+  return ta ? (*ta)->device() : (*tb)->device();
+}
+
+Tensor materialize(const Operand& x, Dtype dt, Device dev, const Shape& shape) {
+  if (const Tensor* t = std::get_if<Tensor>(&x)) {
+    Tensor v = *t;
+    if (v->device() != dev || v->dtype() != dt) v = to(v, dt, dev);
+    return expand(v, shape);
+  }
+  Tensor s = TensorImpl::empty({}, dt, dev);
+  fill_kernel(dev)(*s, std::get<Scalar>(x));
+  return expand(s, shape);
+}
+
+const Shape kScalarShape{};
+const Shape& shape_of(const Operand& x) {
+  const Tensor* t = std::get_if<Tensor>(&x);
+  return t ? (*t)->shape() : kScalarShape;
+}
+
+Dtype compute_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype* result) {
+  const Dtype r = result_type(a, b);
+  if (op == BinaryOp::Sub) {
+    LUCID_CHECK(r != Dtype::Bool, Type,
+                "[sub] subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                "`logical_xor()` operator instead.");
+  }
+  *result = r;
+  if (op == BinaryOp::Div && is_integral(r, true)) return default_dtype();
+  return r;
+}
+
+}  // namespace
+
+Dtype result_type(const Operand& a, const Operand& b) {
+  ResultTypeState st;
+  for (const Operand* x : {&a, &b}) {
+    if (const Tensor* t = std::get_if<Tensor>(x)) st.add_tensor((*t)->dtype(), (*t)->dim() == 0);
+    else st.add_scalar(std::get<Scalar>(*x).kind);
+  }
+  return st.result();
+}
+
+Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alpha) {
+  const char* name = op_name(op);
+  LUCID_CHECK(std::holds_alternative<Tensor>(a) || std::holds_alternative<Tensor>(b), Type,
+              "[" << name << "] expected at least one tensor operand");
+  const Device dev = pick_device(a, b, name);
+  Dtype r;
+  const Dtype dt = compute_dtype(op, a, b, &r);
+  if ((op == BinaryOp::Add || op == BinaryOp::Sub) && alpha.kind >= DtypeCategory::Floating && category(dt) < alpha.kind)
+    LUCID_FAIL(Type, "[" << name << "] for integral input tensors, argument alpha must not be a floating point number");
+  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), name);
+  Tensor out = TensorImpl::empty(shape, dt, dev);
+  Tensor ta = materialize(a, dt, dev, shape);
+  Tensor tb = materialize(b, dt, dev, shape);
+  binary_kernel(dev)(op, *out, *ta, *tb, alpha);
+  return out;
+}
+
+Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scalar& alpha) {
+  const char* name = op_name(op);
+  const Device dev = pick_device(self, other, name);
+  LUCID_CHECK(dev == self->device(), DeviceMismatch,
+              "[" << name << "_] cannot write a result on " << dev << " into a tensor on " << self->device());
+  Dtype r;
+  const Dtype dt = compute_dtype(op, self, other, &r);
+  LUCID_CHECK(can_cast(dt, self->dtype()), DtypeMismatch,
+              "[" << name << "_] result type " << dtype_name(dt) << " can't be cast to the desired output type "
+                  << dtype_name(self->dtype()));
+  const Shape shape = broadcast_shapes(self->shape(), shape_of(other), name);
+  LUCID_CHECK(shape == self->shape(), ShapeMismatch,
+              "[" << name << "_] output with shape " << shape_str(self->shape())
+                  << " doesn't match the broadcast shape " << shape_str(shape));
+  check_writable(*self, name);
+  if (dt == self->dtype()) {
+    Tensor tb = materialize(other, dt, dev, shape);
+    if (const Tensor* o = std::get_if<Tensor>(&other); o && (*o)->storage() == self->storage() &&
+                                                       !((*o)->strides() == self->strides() &&
+                                                         (*o)->storage_offset() == self->storage_offset()))
+      tb = clone(tb);  // partial overlap: read a snapshot
+    binary_kernel(dev)(op, *self, *self, *tb, alpha);
+    self->bump_version();
+  } else {
+    copy_(self, binary(op, self, other, alpha));
+  }
+  return self;
+}
+
+void fill_(const Tensor& t, const Scalar& value) {
+  check_writable(*t, "fill_");
+  if (t->numel()) fill_kernel(t->device())(*t, value);
+  t->bump_version();
+}
+
+}  // namespace lucid

@@ -1,0 +1,58 @@
+#include "ops/matmul.h"
+
+#include "backend/kernels/blas.h"
+#include "ops/copy.h"
+#include "ops/view.h"
+
+namespace lucid {
+
+namespace {
+// Collapse (or expand) leading batch dims to one: returns a rank-3 view when strides allow,
+// else a rank-3 view of a contiguous copy.
+Tensor as_batched(const Tensor& t, const Shape& batch) {
+  int64_t nb = 1;
+  for (auto v : batch) nb *= v;
+  Shape full = batch;
+  full.push_back(t->shape()[size_t(t->dim() - 2)]);
+  full.push_back(t->shape()[size_t(t->dim() - 1)]);
+  Tensor e = expand(t, full, "matmul");
+  const Shape s3{nb, full[full.size() - 2], full.back()};
+  Strides st;
+  if (compute_view_strides(e->shape(), e->strides(), s3, &st)) return e->as_view(s3, st, e->storage_offset());
+  Tensor c = clone(e);
+  return c->as_view(s3, contiguous_strides(s3), 0);
+}
+}  // namespace
+
+Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
+  LUCID_CHECK(a_in->dim() > 0 && b_in->dim() > 0, ShapeMismatch,
+              "[matmul] both arguments need at least 1 dimension, got shapes " << shape_str(a_in->shape()) << " and "
+                                                                            << shape_str(b_in->shape()));
+  LUCID_CHECK(a_in->device() == b_in->device(), DeviceMismatch,
+              "[matmul] expected both operands on the same device, got " << a_in->device() << " and " << b_in->device());
+  LUCID_CHECK(a_in->dtype() == b_in->dtype(), DtypeMismatch,
+              "[matmul] expected both operands to have the same dtype, got " << dtype_name(a_in->dtype()) << " and "
+                                                                              << dtype_name(b_in->dtype()));
+  const bool a1 = a_in->dim() == 1, b1 = b_in->dim() == 1;
+  Tensor a = a1 ? unsqueeze(a_in, 0) : a_in;
+  Tensor b = b1 ? unsqueeze(b_in, 1) : b_in;
+  const int64_t M = a->shape()[size_t(a->dim() - 2)], K = a->shape()[size_t(a->dim() - 1)];
+  const int64_t K2 = b->shape()[size_t(b->dim() - 2)], N = b->shape()[size_t(b->dim() - 1)];
+  LUCID_CHECK(K == K2, ShapeMismatch,
+              "[matmul] shapes " << shape_str(a_in->shape()) << " and " << shape_str(b_in->shape())
+                                 << ": inner dimensions " << K << " and " << K2 << " differ");
+  const Shape ba(a->shape().begin(), a->shape().end() - 2), bb(b->shape().begin(), b->shape().end() - 2);
+  const Shape batch = broadcast_shapes(ba, bb, "matmul");
+  Tensor a3 = as_batched(a, batch), b3 = as_batched(b, batch);
+  Shape out_shape = batch;
+  out_shape.push_back(M);
+  out_shape.push_back(N);
+  Tensor out = TensorImpl::empty({a3->shape()[0], M, N}, a->dtype(), a->device());
+  gemm_kernel(a->device())(*out, *a3, *b3);
+  Shape final_shape = batch;
+  if (!a1) final_shape.push_back(M);
+  if (!b1) final_shape.push_back(N);
+  return out->as_view(final_shape, contiguous_strides(final_shape), 0);
+}
+
+}  // namespace lucid

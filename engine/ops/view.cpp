@@ -1,0 +1,254 @@
+#include "ops/view.h"
+
+#include <algorithm>
+
+#include "ops/copy.h"
+
+namespace lucid {
+
+Tensor as_strided(const Tensor& t, const Shape& size, const Strides& stride, std::optional<int64_t> offset) {
+  LUCID_CHECK(size.size() == stride.size(), ShapeMismatch,
+              "[as_strided] size " << shape_str(size) << " and stride " << shape_str(stride) << " differ in length");
+  const int64_t off = offset.value_or(t->storage_offset());
+  LUCID_CHECK(off >= 0, Value, "[as_strided] negative storage offset " << off);
+  int64_t max_index = off;
+  for (size_t i = 0; i < size.size(); ++i) {
+    LUCID_CHECK(size[i] >= 0, Value, "[as_strided] negative size " << size[i]);
+    LUCID_CHECK(stride[i] >= 0, Value, "[as_strided] negative strides are not supported, got " << shape_str(stride));
+    if (size[i] == 0) { max_index = -1; break; }
+    max_index += (size[i] - 1) * stride[i];
+  }
+  const int64_t capacity = t->storage()->nbytes() / t->element_size();
+  LUCID_CHECK(max_index < capacity, Index,
+              "[as_strided] size " << shape_str(size) << ", stride " << shape_str(stride) << " and offset " << off
+                                   << " reach element " << max_index << " of a storage of " << capacity << " elements");
+  return t->as_view(size, stride, off);
+}
+
+Tensor view(const Tensor& t, const Shape& shape) {
+  const Shape s = infer_size(shape, t->numel(), "view");
+  Strides st;
+  LUCID_CHECK(compute_view_strides(t->shape(), t->strides(), s, &st), ShapeMismatch,
+              "[view] size " << shape_str(s) << " is not compatible with input of shape " << shape_str(t->shape())
+                             << " and strides " << shape_str(t->strides())
+                             << " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor view_dtype(const Tensor& t, Dtype dtype) {
+  LUCID_CHECK(itemsize(dtype) == t->element_size(), DtypeMismatch,
+              "[view] cannot view a " << dtype_name(t->dtype()) << " tensor as " << dtype_name(dtype)
+                                      << ": element sizes differ");
+  return std::make_shared<TensorImpl>(t->storage(), dtype, t->shape(), t->strides(), t->storage_offset());
+}
+
+Tensor reshape(const Tensor& t, const Shape& shape) {
+  const Shape s = infer_size(shape, t->numel(), "reshape");
+  Strides st;
+  if (compute_view_strides(t->shape(), t->strides(), s, &st)) return t->as_view(s, st, t->storage_offset());
+  Tensor c = clone(t);
+  return c->as_view(s, contiguous_strides(s), 0);
+}
+
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
+  if (t->dim() == 0) return reshape(t, {1});
+  const int64_t s = wrap_dim(start_dim, t->dim(), "flatten"), e = wrap_dim(end_dim, t->dim(), "flatten");
+  LUCID_CHECK(s <= e, Value, "[flatten] start_dim " << start_dim << " comes after end_dim " << end_dim);
+  Shape ns(t->shape().begin(), t->shape().begin() + s);
+  int64_t n = 1;
+  for (int64_t i = s; i <= e; ++i) n *= t->shape()[i];
+  ns.push_back(n);
+  ns.insert(ns.end(), t->shape().begin() + e + 1, t->shape().end());
+  return reshape(t, ns);
+}
+
+Tensor permute(const Tensor& t, const std::vector<int64_t>& dims) {
+  const int64_t n = t->dim();
+  LUCID_CHECK(int64_t(dims.size()) == n, ShapeMismatch,
+              "[permute] number of dims don't match: the tensor has " << n << " dims but " << dims.size() << " were given");
+  std::vector<bool> seen(size_t(n), false);
+  Shape s(static_cast<size_t>(n));
+  Strides st(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t d = wrap_dim(dims[size_t(i)], n, "permute");
+    LUCID_CHECK(!seen[size_t(d)], Value, "[permute] dim " << d << " repeats in " << shape_str(dims));
+    seen[size_t(d)] = true;
+    s[size_t(i)] = t->shape()[size_t(d)];
+    st[size_t(i)] = t->strides()[size_t(d)];
+  }
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
+  if (t->dim() == 0) {
+    wrap_dim(d0, 0, "transpose");
+    wrap_dim(d1, 0, "transpose");
+    return t->as_view({}, {}, t->storage_offset());
+  }
+  const int64_t a = wrap_dim(d0, t->dim(), "transpose"), b = wrap_dim(d1, t->dim(), "transpose");
+  Shape s = t->shape();
+  Strides st = t->strides();
+  std::swap(s[size_t(a)], s[size_t(b)]);
+  std::swap(st[size_t(a)], st[size_t(b)]);
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor t_(const Tensor& t) {
+  std::vector<int64_t> dims(size_t(t->dim()));
+  for (int64_t i = 0; i < t->dim(); ++i) dims[size_t(i)] = t->dim() - 1 - i;
+  return permute(t, dims);
+}
+
+Tensor matrix_transpose(const Tensor& t) {
+  LUCID_CHECK(t->dim() >= 2, ShapeMismatch, "[mT] tensor.mT is only supported on matrices or batches of matrices, got a " << t->dim() << "-D tensor");
+  return transpose(t, -2, -1);
+}
+
+Tensor squeeze(const Tensor& t, std::optional<std::vector<int64_t>> dims) {
+  std::vector<bool> drop(size_t(t->dim()), false);
+  if (!dims) {
+    for (int64_t i = 0; i < t->dim(); ++i) drop[size_t(i)] = t->shape()[size_t(i)] == 1;
+  } else {
+    for (auto d : *dims) {
+      const int64_t w = wrap_dim(d, t->dim(), "squeeze");
+      if (t->dim() > 0) drop[size_t(w)] = t->shape()[size_t(w)] == 1;
+    }
+  }
+  Shape s;
+  Strides st;
+  for (int64_t i = 0; i < t->dim(); ++i)
+    if (!drop[size_t(i)]) { s.push_back(t->shape()[size_t(i)]); st.push_back(t->strides()[size_t(i)]); }
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor unsqueeze(const Tensor& t, int64_t dim) {
+  const int64_t d = wrap_dim(dim, t->dim() + 1, "unsqueeze");
+  Shape s = t->shape();
+  Strides st = t->strides();
+  const int64_t new_stride = d >= t->dim() ? 1 : s[size_t(d)] * st[size_t(d)];
+  s.insert(s.begin() + d, 1);
+  st.insert(st.begin() + d, new_stride);
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor expand(const Tensor& t, const Shape& shape, const char* op) {
+  const int64_t nd = int64_t(shape.size()), td = t->dim();
+  LUCID_CHECK(nd >= td, ShapeMismatch,
+              "[" << op << "] the expanded size " << shape_str(shape) << " must have at least as many dims as the tensor "
+                  << shape_str(t->shape()));
+  if (shape == t->shape()) return t;
+  Shape s(static_cast<size_t>(nd));
+  Strides st(static_cast<size_t>(nd));
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    const int64_t j = i - (nd - td);
+    const int64_t want = shape[size_t(i)];
+    if (j < 0) {
+      LUCID_CHECK(want >= 0, ShapeMismatch, "[" << op << "] size -1 is not allowed in a leading, new dimension");
+      s[size_t(i)] = want;
+      st[size_t(i)] = 0;
+      continue;
+    }
+    const int64_t have = t->shape()[size_t(j)];
+    if (want == -1 || want == have) {
+      s[size_t(i)] = have;
+      st[size_t(i)] = t->strides()[size_t(j)];
+    } else {
+      LUCID_CHECK(have == 1, ShapeMismatch,
+                  "[" << op << "] the expanded size " << want << " must match the existing size " << have
+                      << " at non-singleton dimension " << i << ". Target sizes: " << shape_str(shape)
+                      << ". Tensor sizes: " << shape_str(t->shape()));
+      s[size_t(i)] = want;
+      st[size_t(i)] = 0;
+    }
+  }
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  LUCID_CHECK(t->dim() > 0, ShapeMismatch, "[narrow] cannot be applied to a 0-dim tensor");
+  const int64_t d = wrap_dim(dim, t->dim(), "narrow");
+  const int64_t size = t->shape()[size_t(d)];
+  if (start < 0) start += size;
+  LUCID_CHECK(start >= 0 && start <= size, Index, "[narrow] start " << start << " is out of range for dimension " << d << " of size " << size);
+  LUCID_CHECK(length >= 0 && start + length <= size, Index,
+              "[narrow] start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ")");
+  Shape s = t->shape();
+  s[size_t(d)] = length;
+  return t->as_view(s, t->strides(), t->storage_offset() + start * t->strides()[size_t(d)]);
+}
+
+Tensor select(const Tensor& t, int64_t dim, int64_t index) {
+  LUCID_CHECK(t->dim() > 0, Index, "[select] invalid index of a 0-dim tensor");
+  const int64_t d = wrap_dim(dim, t->dim(), "select");
+  const int64_t size = t->shape()[size_t(d)];
+  LUCID_CHECK(index >= -size && index < size, Index,
+              "index " << index << " is out of bounds for dimension " << d << " with size " << size);
+  if (index < 0) index += size;
+  Shape s = t->shape();
+  Strides st = t->strides();
+  const int64_t off = t->storage_offset() + index * st[size_t(d)];
+  s.erase(s.begin() + d);
+  st.erase(st.begin() + d);
+  return t->as_view(s, st, off);
+}
+
+Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
+  LUCID_CHECK(t->dim() > 0, Index, "[slice] cannot slice a 0-dim tensor");
+  LUCID_CHECK(step > 0, Value, "[slice] step must be greater than zero, got " << step);
+  const int64_t d = wrap_dim(dim, t->dim(), "slice");
+  const int64_t size = t->shape()[size_t(d)];
+  auto clampi = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t x = *v < 0 ? *v + size : *v;
+    return std::clamp<int64_t>(x, 0, size);
+  };
+  const int64_t b = clampi(start, 0), e = std::max(b, clampi(stop, size));
+  Shape s = t->shape();
+  Strides st = t->strides();
+  s[size_t(d)] = (e - b + step - 1) / step;
+  const int64_t off = t->storage_offset() + b * st[size_t(d)];
+  st[size_t(d)] *= step;
+  return t->as_view(s, st, off);
+}
+
+Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
+  const int64_t d = t->dim() == 0 ? 0 : wrap_dim(dim, t->dim(), "unfold");
+  const int64_t len = t->dim() == 0 ? 1 : t->shape()[size_t(d)];
+  LUCID_CHECK(size >= 0 && size <= len, ShapeMismatch,
+              "[unfold] maximum size for tensor at dimension " << d << " is " << len << " but size is " << size);
+  LUCID_CHECK(step > 0, Value, "[unfold] step is " << step << " but must be > 0");
+  if (t->dim() == 0) return t->as_view({size}, {1}, t->storage_offset());
+  Shape s = t->shape();
+  Strides st = t->strides();
+  const int64_t inner = st[size_t(d)];
+  s[size_t(d)] = (len - size) / step + 1;
+  st[size_t(d)] = step * inner;
+  s.push_back(size);
+  st.push_back(inner);
+  return t->as_view(s, st, t->storage_offset());
+}
+
+Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+  LUCID_CHECK(t->dim() >= 2, ShapeMismatch, "[diagonal] expected a tensor of at least 2 dims, got " << t->dim());
+  const int64_t a = wrap_dim(dim1, t->dim(), "diagonal"), b = wrap_dim(dim2, t->dim(), "diagonal");
+  LUCID_CHECK(a != b, Value, "[diagonal] dimensions cannot be identical " << dim1 << ", " << dim2);
+  int64_t off = t->storage_offset(), len;
+  if (offset >= 0) {
+    len = std::max<int64_t>(std::min(t->shape()[size_t(a)], t->shape()[size_t(b)] - offset), 0);
+    if (len > 0) off += offset * t->strides()[size_t(b)];
+  } else {
+    len = std::max<int64_t>(std::min(t->shape()[size_t(a)] + offset, t->shape()[size_t(b)]), 0);
+    if (len > 0) off -= offset * t->strides()[size_t(a)];
+  }
+  Shape s;
+  Strides st;
+  for (int64_t i = 0; i < t->dim(); ++i)
+    if (i != a && i != b) { s.push_back(t->shape()[size_t(i)]); st.push_back(t->strides()[size_t(i)]); }
+  s.push_back(len);
+  st.push_back(t->strides()[size_t(a)] + t->strides()[size_t(b)]);
+  return t->as_view(s, st, off);
+}
+
+Tensor alias(const Tensor& t) { return t->as_view(t->shape(), t->strides(), t->storage_offset()); }
+
+}  // namespace lucid

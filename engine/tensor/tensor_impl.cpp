@@ -1,0 +1,69 @@
+#include "tensor/tensor_impl.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/device_interface.h"
+#include "core/error.h"
+
+namespace lucid {
+
+TensorImpl::TensorImpl(StoragePtr storage, Dtype dtype, Shape shape, Strides strides, int64_t offset)
+    : storage_(std::move(storage)), dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {
+  refresh();
+}
+
+void TensorImpl::refresh() {
+  numel_ = numel_of(shape_);
+  contiguous_ = true;
+  int64_t expected = 1;
+  for (int64_t i = dim() - 1; i >= 0; --i) {
+    if (shape_[i] == 1) continue;
+    if (strides_[i] != expected) { contiguous_ = false; break; }
+    expected *= shape_[i];
+  }
+  if (numel_ == 0) contiguous_ = true;
+}
+
+Tensor TensorImpl::empty(const Shape& shape, Dtype dtype, Device device, bool pinned) {
+  for (auto s : shape) LUCID_CHECK(s >= 0, Value, "negative dimension " << s << " in shape " << shape_str(shape));
+  auto storage = Storage::allocate(numel_of(shape) * itemsize(dtype), device, pinned);
+  return std::make_shared<TensorImpl>(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
+}
+
+Tensor TensorImpl::as_view(Shape shape, Strides strides, int64_t offset) const {
+  return std::make_shared<TensorImpl>(storage_, dtype_, std::move(shape), std::move(strides), offset);
+}
+
+int64_t TensorImpl::size(int64_t d) const { return shape_[wrap_dim(d, dim(), "size")]; }
+int64_t TensorImpl::stride(int64_t d) const { return strides_[wrap_dim(d, dim(), "stride")]; }
+
+AutogradMeta& TensorImpl::ensure_autograd_meta() {
+  if (!autograd_) autograd_ = std::make_unique<AutogradMeta>();
+  return *autograd_;
+}
+
+bool TensorImpl::has_internal_overlap() const {
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < dim(); ++i) {
+    if (shape_[i] <= 1) continue;
+    if (strides_[i] == 0) return true;
+    dims.push_back(i);
+  }
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return std::abs(strides_[a]) < std::abs(strides_[b]); });
+  int64_t span = 0;  // max offset reachable by the smaller-stride dims
+  for (auto d : dims) {
+    if (std::abs(strides_[d]) <= span) return true;
+    span += std::abs(strides_[d]) * (shape_[d] - 1);
+  }
+  return false;
+}
+
+void check_writable(const TensorImpl& t, const char* op) {
+  LUCID_CHECK(!t.has_internal_overlap(), Generic,
+              "[" << op << "] unsupported operation: more than one element of the written-to tensor refers to a "
+                     "single memory location (shape " << shape_str(t.shape()) << ", strides " << shape_str(t.strides())
+                  << "). Call .clone() before writing to it.");
+}
+
+}  // namespace lucid
