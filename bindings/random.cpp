@@ -29,6 +29,10 @@ void init_random(nb::module_& m) {
   m.def("_random_", [](const Tensor& t, RandomDist d, double a, double b, std::shared_ptr<Generator> g) {
     return random_(t, d, a, b, g);
   }, nb::arg("tensor"), nb::arg("dist"), nb::arg("a"), nb::arg("b"), nb::arg("generator").none());
+  // Factories fill tensors they just made: no version bump.
+  m.def("_random_into", [](const Tensor& t, RandomDist d, double a, double b, std::shared_ptr<Generator> g) {
+    return random_into(t, d, a, b, g);
+  }, nb::arg("tensor"), nb::arg("dist"), nb::arg("a"), nb::arg("b"), nb::arg("generator").none());
   m.def("_randperm", [](int64_t n, Dtype dt, Device dev, std::shared_ptr<Generator> g) { return randperm(n, dt, dev, g); },
         nb::arg("n"), nb::arg("dtype"), nb::arg("device"), nb::arg("generator").none());
 }

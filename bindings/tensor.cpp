@@ -86,6 +86,11 @@ Tensor basic_index(const Tensor& self, nb::handle index) {
 
 void init_tensor(nb::module_& m) {
   nb::class_<TensorImpl> cls(m, "Tensor", nb::dynamic_attr());
+  // lucid.Tensor(data) / lucid.Tensor(*size): argument parsing lives in lucid/_tensor.py.
+  cls.def(nb::new_([](nb::args args, nb::kwargs kwargs) {
+    nb::object factory = nb::module_::import_("lucid._tensor").attr("_tensor_new");
+    return nb::cast<Tensor>(factory(*args, **kwargs));
+  }));
   cls.def_prop_ro("shape", [](const TensorImpl& t) { return to_tuple(t.shape()); })
       .def("size", [](const TensorImpl& t, std::optional<int64_t> d) -> nb::object {
         if (d) return nb::int_(t.size(*d));

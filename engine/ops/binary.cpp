@@ -114,7 +114,8 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
     binary_kernel(dev)(op, *self, *self, *tb, alpha);
     self->bump_version();
   } else {
-    copy_(self, binary(op, self, other, alpha));
+    copy_into(self, binary(op, self, other, alpha));
+    self->bump_version();
   }
   return self;
 }

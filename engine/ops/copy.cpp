@@ -32,14 +32,18 @@ bool same_layout(const TensorImpl& a, const TensorImpl& b) {
 
 }  // namespace
 
-void copy_(const Tensor& dst, const Tensor& src_in) {
+void copy_(const Tensor& dst, const Tensor& src) {
   check_writable(*dst, "copy_");
+  copy_into(dst, src);
+  dst->bump_version();
+}
+
+void copy_into(const Tensor& dst, const Tensor& src_in) {
   Tensor src = expand(src_in, dst->shape(), "copy_");
   if (dst->numel() == 0) return;
   if (dst->device() == src->device()) {
     if (may_overlap(*dst, *src) && !same_layout(*dst, *src)) src = clone(src);
     copy_kernel(dst->device())(*dst, *src);
-    dst->bump_version();
     return;
   }
   // Across devices: make the source dense on its own device, move the bytes, then cast/scatter
@@ -53,7 +57,6 @@ void copy_(const Tensor& dst, const Tensor& src_in) {
     mover.copy(staged->data_ptr(), staged->device(), dense->data_ptr(), dense->device(), size_t(dense->nbytes()));
     copy_kernel(dst->device())(*dst, *staged);
   }
-  dst->bump_version();
 }
 
 Tensor to(const Tensor& t, std::optional<Dtype> dtype, std::optional<Device> device, bool copy) {
@@ -62,7 +65,7 @@ Tensor to(const Tensor& t, std::optional<Dtype> dtype, std::optional<Device> dev
   if (!copy && dt == t->dtype() && dev == t->device()) return t;
   if (dev.is_cuda()) device_interface(dev);  // clear error when CUDA is missing
   Tensor out = TensorImpl::empty(t->shape(), dt, dev);
-  copy_(out, t);
+  copy_into(out, t);
   return out;
 }
 

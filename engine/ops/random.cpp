@@ -54,8 +54,14 @@ GeneratorPtr default_generator() {
   return g;
 }
 
-Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen_in) {
+Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen) {
   check_writable(*out, "random_");
+  random_into(out, dist, a, b, gen);
+  out->bump_version();
+  return out;
+}
+
+Tensor random_into(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen_in) {
   const GeneratorPtr& gen = gen_in ? gen_in : default_generator();
   if (dist == RandomDist::Normal) LUCID_CHECK(b >= 0, Value, "[normal] std must be non-negative, got " << b);
   if (dist == RandomDist::Bernoulli) LUCID_CHECK(a >= 0 && a <= 1, Value, "[bernoulli] p must be in [0, 1], got " << a);
@@ -74,10 +80,9 @@ Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const Gen
     } else {
       Tensor tmp = TensorImpl::empty(out->shape(), out->dtype(), out->device());
       random_kernel(out->device())(*tmp, p);
-      copy_(out, tmp);
+      copy_into(out, tmp);
     }
   }
-  out->bump_version();
   return out;
 }
 

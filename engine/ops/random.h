@@ -34,6 +34,8 @@ GeneratorPtr default_generator();
 
 // out (any layout) filled in place; returns out. Version bumped.
 Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen);
+// The same fill into a tensor a factory has just allocated (no version bump).
+Tensor random_into(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen);
 Tensor randperm(int64_t n, Dtype dtype, Device device, const GeneratorPtr& gen);
 
 }  // namespace lucid

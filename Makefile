@@ -1,0 +1,35 @@
+# lucid: `make demo` runs the main example, `make test` runs every test. Each does its own set-up.
+PY := .venv/bin/python
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
+JOBS ?= 2
+export CCACHE_DIR ?= $(CURDIR)/build/ccache
+export CMAKE_BUILD_PARALLEL_LEVEL := $(JOBS)
+
+.PHONY: all setup build test test-cpp test-python demo clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+# Editable install of the package (incremental: scikit-build-core reuses build/<tag>, ccache the objects).
+build: setup
+	@$(PY) -m pip install -q --no-build-isolation --no-deps -e . 2>&1 | grep -v "^$$" || true
+	@$(PY) -c "import lucid" || (echo "build failed"; exit 1)
+
+# The engine's GoogleTest suite, built without Python and run through CTest.
+test-cpp: setup
+	@cmake -S . -B build/gtest -G Ninja -DCMAKE_BUILD_TYPE=Release -DLUCID_BUILD_TESTS=ON -DLUCID_BUILD_PYTHON=OFF >/dev/null
+	@cmake --build build/gtest -j $(JOBS)
+	@ctest --test-dir build/gtest --output-on-failure -j $(JOBS)
+
+test-python: build
+	@$(PY) -m pytest -q tests/python
+
+test: test-cpp test-python
+
+demo: build
+	@$(PY) examples/demo.py
+
+clean:
+	rm -rf build .venv

@@ -1,0 +1,65 @@
+"""Module-level functions that mirror Tensor methods (lucid.sum(x, dim) == x.sum(dim))."""
+from lucid import _C
+from lucid._dtypes import to_dtype
+
+add, sub, mul, div, matmul = _C.add, _C.sub, _C.mul, _C.div, _C.matmul
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None:
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    return input._sum(dim, keepdim, to_dtype(dtype))
+
+
+def reshape(input, shape):
+    return input.reshape(shape)
+
+
+def permute(input, dims):
+    return input.permute(dims)
+
+
+def transpose(input, dim0, dim1):
+    return input.transpose(dim0, dim1)
+
+
+def squeeze(input, dim=None):
+    return input.squeeze(dim)
+
+
+def unsqueeze(input, dim):
+    return input.unsqueeze(dim)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+def narrow(input, dim, start, length):
+    return input.narrow(dim, start, length)
+
+
+def select(input, dim, index):
+    return input.select(dim, index)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    return input.diagonal(offset, dim1, dim2)
+
+
+def broadcast_to(input, size):
+    return input.broadcast_to(size)
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    return input.as_strided(size, stride, storage_offset)
+
+
+def clone(input):
+    return input.clone()
+
+
+def numel(input):
+    return input.numel()

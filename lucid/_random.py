@@ -1,0 +1,114 @@
+"""Random numbers: one Philox generator state shared by CPU and CUDA, so a seed gives the same
+numbers on both (engine/backend/common/philox.h)."""
+from lucid import _C
+from lucid._creation import _dt, _finish, _size
+from lucid._device import resolve
+from lucid._dtypes import to_dtype, int64
+
+Generator = _C.Generator
+default_generator = _C.default_generator()
+_D = _C._RandomDist
+
+
+def manual_seed(seed):
+    """Seeds the default generator (CPU and CUDA draw from it alike); returns it."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The generator state as a uint8 tensor of 16 bytes (seed, offset)."""
+    return _C._from_buffer(default_generator.get_state(), [16], _C.uint8, _C.device("cpu"))
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state.to_bytes() if hasattr(new_state, "to_bytes") else bytes(new_state))
+
+
+def _gen(generator):
+    return generator if generator is not None else None
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    t = _C.empty(_size(size), _dt(dtype), resolve(device))
+    return _finish(_C._random_into(t, _D.uniform, 0.0, 1.0, _gen(generator)), requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    t = _C.empty(_size(size), _dt(dtype), resolve(device))
+    return _finish(_C._random_into(t, _D.normal, 0.0, 1.0, _gen(generator)), requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """randint(high, size) or randint(low, high, size): integers in [low, high)."""
+    if size is None:
+        if high is None:
+            raise TypeError("randint() missing required argument 'size'")
+        low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
+    t = _C.empty(_size((size,)), to_dtype(dtype) or int64, resolve(device))
+    return _finish(_C._random_into(t, _D.integer, float(low), float(high), _gen(generator)), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return _finish(_C._randperm(int(n), to_dtype(dtype) or int64, resolve(device), _gen(generator)), requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """normal(mean, std, size) with floats, or with tensor mean and/or std (broadcast together)."""
+    from lucid import _C as C
+    if isinstance(mean, C.Tensor) or isinstance(std, C.Tensor):
+        ref = mean if isinstance(mean, C.Tensor) else std
+        shape = list(ref.shape)
+        if isinstance(mean, C.Tensor) and isinstance(std, C.Tensor):
+            shape = list((mean * 0 + std * 0).shape)
+        z = _C._random_into(_C.empty(shape, ref.dtype, ref.device), _D.normal, 0.0, 1.0, _gen(generator))
+        return _finish(z * std + mean, requires_grad)
+    if size is None:
+        raise TypeError("normal() with float mean and std needs a size")
+    t = _C.empty(_size((size,)), _dt(dtype), resolve(device))
+    return _finish(_C._random_into(t, _D.normal, float(mean), float(std), _gen(generator)), requires_grad)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    """Draws 0/1 with probability `input` (a tensor of probabilities) or a float p."""
+    if p is not None:
+        out = _C.empty(list(input.shape), input.dtype, input.device)
+        return _C._random_into(out, _D.bernoulli, float(p), 0.0, _gen(generator))
+    u = _C._random_into(_C.empty(list(input.shape), input.dtype, input.device), _D.uniform, 0.0, 1.0, _gen(generator))
+    # u < p, computed without comparison ops: (p - u) > 0  ->  1 where true
+    flat_p, flat_u = input.contiguous().tolist(), u.tolist()
+    return _C._from_data(_lt(flat_u, flat_p), input.dtype, input.device)
+
+
+def _lt(u, p):
+    if isinstance(u, list):
+        return [_lt(a, b) for a, b in zip(u, p)]
+    return 1.0 if u < p else 0.0
+
+
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return rand(*input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return randn(*input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                   requires_grad=requires_grad)
+
+
+__all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
+           "rand", "randn", "randint", "randperm", "normal", "bernoulli", "rand_like", "randn_like", "randint_like"]
