@@ -106,8 +106,9 @@ void cast_loop(char** ptrs, const int64_t* strides, int64_t n) {
   }
 }
 
-// Blocked sum: 8 independent partial sums per block of 1024, then added pairwise, so a float32
-// sum of 10^7 ones is exact and the loop still vectorises.
+// Cascade sum: blocks of 2048 elements are summed in 32 independent lanes of the arithmetic type
+// (64 adds per lane, so the loop vectorises and float32 keeps ~full precision), and block totals
+// are added in double. A float32 sum of 10^7 ones is exact.
 template <typename T>
 void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* acc_im, int64_t* acc_i) {
   if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
@@ -130,17 +131,25 @@ void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* 
     *acc_i += s;
   } else {
     using M = typename OpMath<T>::type;
+    constexpr int kLanes = 32;
+    constexpr int64_t kBlock = 2048;
     double total = 0;
     if (stride == sizeof(T)) {
       const T* q = reinterpret_cast<const T*>(p);
       int64_t i = 0;
-      for (; i + 1024 <= n; i += 1024) {
-        double part[8] = {};
-        for (int64_t j = 0; j < 1024; j += 8)
-          for (int k = 0; k < 8; ++k) part[k] += double(M(q[i + j + k]));
-        total += ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+      for (; i + kBlock <= n; i += kBlock) {
+        M lane[kLanes] = {};
+        for (int64_t j = 0; j < kBlock; j += kLanes)
+          for (int k = 0; k < kLanes; ++k) lane[k] += M(q[i + j + k]);
+        for (int w = kLanes / 2; w > 0; w /= 2)
+          for (int k = 0; k < w; ++k) lane[k] += lane[k + w];
+        total += double(lane[0]);
       }
+      M lane[kLanes] = {};
+      for (; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) lane[k] += M(q[i + k]);
       double tail = 0;
+      for (int k = 0; k < kLanes; ++k) tail += double(lane[k]);
       for (; i < n; ++i) tail += double(M(q[i]));
       total += tail;
     } else {
