@@ -13,11 +13,12 @@ Device::Device(const std::string& spec) {
   if (colon != std::string::npos) {
     kind = spec.substr(0, colon);
     const std::string num = spec.substr(colon + 1);
-    char* end = nullptr;
-    const long v = num.empty() ? -1 : std::strtol(num.c_str(), &end, 10);
-    LUCID_CHECK(!num.empty() && end && *end == '\0' && v >= 0 && v < 1024, Value,
-                "invalid device string: '" << spec << "'");
-    idx = int(v);
+    // Plain digits only, no sign, spaces or leading zeros (as PyTorch).
+    bool ok = !num.empty() && num.size() <= 4 && (num.size() == 1 || num[0] != '0');
+    for (char c : num) ok = ok && c >= '0' && c <= '9';
+    LUCID_CHECK(ok, Value, "invalid device string: '" << spec << "'");
+    idx = std::atoi(num.c_str());
+    LUCID_CHECK(idx < 1024, Value, "invalid device string: '" << spec << "' (index out of range)");
   }
   if (kind == "cpu") {
     LUCID_CHECK(idx <= 0, Value, "invalid device string: '" << spec << "' (the CPU has index 0 only)");

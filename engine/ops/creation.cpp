@@ -44,7 +44,11 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Dtype 
   LUCID_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), Value,
               "[arange] upper bound and larger bound inconsistent with step sign (start " << s << ", end " << e
                                                                                       << ", step " << st << ")");
-  const int64_t n = int64_t(std::ceil((e - s) / st));
+  const bool ints = start.kind <= DtypeCategory::Integral && end.kind <= DtypeCategory::Integral &&
+                    step.kind <= DtypeCategory::Integral;
+  // Integer arguments: exact length in int64 (doubles lose it beyond 2^53).
+  const int64_t n = ints ? (step.i > 0 ? (end.i - start.i + step.i - 1) / step.i : (start.i - end.i - step.i - 1) / -step.i)
+                         : int64_t(std::ceil((e - s) / st));
   if (is_integral(dtype, false) && start.kind <= DtypeCategory::Integral && step.kind <= DtypeCategory::Integral) {
     std::vector<int64_t> v(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start.i + i * step.i;

@@ -71,7 +71,7 @@ FloatFormat choose_format(const std::vector<double>& vals) {
   }
   if (!any) return f;
   if (f.int_mode) {
-    f.sci = mx > 1e8;
+    f.sci = (mn != INFINITY && mx / mn > 1000.0) || mx > 1e8;
   } else {
     f.sci = (mn != INFINITY && mx / mn > 1000.0) || mx > 1e8 || (mn != INFINITY && mn < 1e-4);
   }
@@ -145,8 +145,13 @@ std::string format_data(const Tensor& t_in, int indent) {
       for (double v : vals) flat_str.push_back(fmt_float(v, f));
     }
   });
+  // Column width: non-finite cells (nan, inf) do not widen floating columns, as in PyTorch.
   size_t width = 1;
-  for (auto& s : flat_str) width = std::max(width, s.size());
+  const bool floating = is_floating(dt) || is_complex(dt);
+  for (auto& s : flat_str) {
+    const bool nonfinite = floating && (s == "nan" || s == "inf" || s == "-inf");
+    if (!nonfinite) width = std::max(width, s.size());
+  }
 
   if (nd == 0) return flat_str.empty() ? "[]" : flat_str[0];
   if (t.numel() == 0) return "[]";
@@ -160,7 +165,9 @@ std::string format_data(const Tensor& t_in, int indent) {
     if (d == nd - 1) {
       int col = indent + int(d) + 1;
       for (size_t k = 0; k < idx.size(); ++k) {
-        std::string cell = idx[k] < 0 ? std::string("...") : std::string(width - flat_str[next].size(), ' ') + flat_str[next];
+        std::string cell;
+        if (idx[k] < 0) cell = " ...";
+        else cell = std::string(width > flat_str[next].size() ? width - flat_str[next].size() : 0, ' ') + flat_str[next];
         if (idx[k] >= 0) ++next;
         if (k > 0) {
           if (col + 2 + int(cell.size()) > kLineWidth) {

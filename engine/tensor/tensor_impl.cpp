@@ -44,6 +44,7 @@ AutogradMeta& TensorImpl::ensure_autograd_meta() {
 }
 
 bool TensorImpl::has_internal_overlap() const {
+  if (numel_ <= 1) return false;
   std::vector<int64_t> dims;
   for (int64_t i = 0; i < dim(); ++i) {
     if (shape_[i] <= 1) continue;
@@ -52,9 +53,28 @@ bool TensorImpl::has_internal_overlap() const {
   }
   std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return std::abs(strides_[a]) < std::abs(strides_[b]); });
   int64_t span = 0;  // max offset reachable by the smaller-stride dims
+  bool sure = true;
   for (auto d : dims) {
-    if (std::abs(strides_[d]) <= span) return true;
+    if (std::abs(strides_[d]) <= span) { sure = false; break; }
     span += std::abs(strides_[d]) * (shape_[d] - 1);
+  }
+  if (sure) return false;
+  // Interleaved strides (e.g. shape (3, 2), strides (2, 3)) may still be distinct: count the offsets
+  // exactly when that is cheap; otherwise assume an overlap (refusing a write is the safe answer).
+  if (numel_ > (int64_t(1) << 22)) return true;
+  int64_t extent = 0;
+  for (auto d : dims) extent += std::abs(strides_[d]) * (shape_[d] - 1);
+  std::vector<bool> seen(static_cast<size_t>(extent + 1), false);
+  std::vector<int64_t> idx(dims.size(), 0);
+  for (int64_t k = 0; k < numel_; ++k) {
+    int64_t off = 0;
+    for (size_t j = 0; j < dims.size(); ++j) off += idx[j] * std::abs(strides_[dims[j]]);
+    if (seen[static_cast<size_t>(off)]) return true;
+    seen[static_cast<size_t>(off)] = true;
+    for (size_t j = 0; j < dims.size(); ++j) {
+      if (++idx[j] < shape_[dims[j]]) break;
+      idx[j] = 0;
+    }
   }
   return false;
 }

@@ -295,7 +295,7 @@ TEST(Device, BadStringsAreValueErrors) {
 
 TEST(Device, IndexMustBePlainDigits) {
   // PyTorch accepts only digits after the colon (and no leading zeros); strtol is laxer.
-  for (const char* bad : {"cuda: 1", "cuda:+1", "cuda:-0"}) {
+  for (const char* bad : {"cuda: 1", "cuda:+1", "cuda:-0", "cuda:01"}) {
     SCOPED_TRACE(bad);
     EXPECT_LUCID_ERROR(Device(std::string(bad)), Value);
   }

@@ -198,6 +198,13 @@ TEST(TensorImpl, InternalOverlapIsExactForInterleavedStrides) {
   EXPECT_NO_THROW(check_writable(*t, "test"));
 }
 
+TEST(TensorImpl, EmptyTensorHasNoInternalOverlap) {
+  Tensor e = expand(zeros({0, 1}, Dtype::F32, cpu()), {0, 3});
+  EXPECT_FALSE(e->has_internal_overlap());
+  EXPECT_NO_THROW(fill_(e, Scalar::from_int(1)));
+  EXPECT_NO_THROW(copy_(e, ones({0, 3}, Dtype::F32, cpu())));
+}
+
 TEST(TensorImpl, CheckWritableRefusesAliasedElements) {
   Tensor base = test::iota({6});
   EXPECT_NO_THROW(check_writable(*base, "add_"));

@@ -61,7 +61,7 @@ inline std::vector<int> bool_values(const Tensor& t) {
 // 0, 1, ..., n-1 of dtype dt, in `shape` (numel n).
 inline Tensor iota(const Shape& shape, Dtype dt = Dtype::F32) {
   const int64_t n = numel_of(shape);
-  std::vector<double> v(size_t(n));
+  std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[size_t(i)] = double(i);
   return to(from_host(v.data(), shape, Dtype::F64, cpu()), dt, std::nullopt);
 }

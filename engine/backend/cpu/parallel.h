@@ -26,8 +26,10 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, F&& f) {
     int64_t chunks = std::min<int64_t>(nt, (n + grain - 1) / grain);
 #pragma omp parallel num_threads(int(chunks))
     {
+      // OpenMP may grant fewer threads than asked (OMP_THREAD_LIMIT, OMP_DYNAMIC): split by what we got.
+      const int64_t nth = omp_get_num_threads();
       const int64_t tid = omp_get_thread_num();
-      const int64_t per = (n + chunks - 1) / chunks;
+      const int64_t per = (n + nth - 1) / nth;
       const int64_t b = begin + tid * per;
       const int64_t e = std::min(end, b + per);
       if (b < e) f(b, e);

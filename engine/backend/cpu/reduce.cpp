@@ -1,6 +1,7 @@
 // CPU reductions (mirrors cuda/reduce.cu).
 #include <vector>
 
+#include "backend/common/iter.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/reduce.h"
@@ -18,7 +19,7 @@ struct Acc {
 // The reduced sub-space of `in`: coalesced dims (innermost first), byte strides.
 struct ReducePlan {
   int nd = 0;
-  int64_t shape[16], stride[16];
+  int64_t shape[kMaxIterDims], stride[kMaxIterDims];
   int64_t count = 1;
 };
 
@@ -31,6 +32,8 @@ ReducePlan make_plan(const TensorImpl& in, int nreduce) {
     if (p.nd > 0 && s == p.stride[p.nd - 1] * p.shape[p.nd - 1]) {
       p.shape[p.nd - 1] *= in.shape()[d];
     } else {
+      LUCID_CHECK(p.nd < kMaxIterDims, NotImplemented,
+                  "[sum] reducing over more than " << kMaxIterDims << " non-mergeable dims is not supported");
       p.shape[p.nd] = in.shape()[d];
       p.stride[p.nd] = s;
       ++p.nd;
@@ -81,6 +84,10 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
   if (outer == 0) return;
   const int64_t isz = in.element_size();
   const int nouter = int(in.dim()) - nreduce;
+  if (plan.count == 0) {  // an empty reduction sums to zero
+    for (int64_t o = 0; o < outer; ++o) store(out, o, in.dtype(), Acc{});
+    return;
+  }
   auto outer_base = [&](int64_t o) {
     const char* ptr = static_cast<const char*>(in.data_ptr());
     for (int d = nouter - 1; d >= 0; --d) {
