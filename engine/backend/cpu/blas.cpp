@@ -91,8 +91,8 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
     });
     return;
   }
-  CBLAS_TRANSPOSE ta, tb;
-  int64_t lda, ldb;
+  CBLAS_TRANSPOSE ta = CblasNoTrans, tb = CblasNoTrans;
+  int64_t lda = 0, ldb = 0;
   Tensor a_keep, b_keep;
   const TensorImpl* a = &a_in;
   const TensorImpl* b = &b_in;

@@ -169,8 +169,11 @@ class CudaDevice final : public DeviceInterface {
     DeviceGuard guard(index);
     cudaStream_t s = stream(index);
     LUCID_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, kind, s));
-    // The host reads its copy as soon as we return (item(), numpy(), printing).
-    if (dst_dev.is_cpu()) LUCID_CUDA_CHECK(cudaStreamSynchronize(s));
+    // The host reads its copy as soon as we return (item(), numpy(), printing). From pageable
+    // memory the driver has staged the source before returning; from pinned memory the DMA reads
+    // it later, so wait too: the caller may overwrite or free the buffer next (the copy has no
+    // non_blocking flag yet).
+    if (dst_dev.is_cpu() || is_pinned_host(src)) LUCID_CUDA_CHECK(cudaStreamSynchronize(s));
   }
 
   void synchronize(int index) override {
@@ -216,6 +219,15 @@ class CudaDevice final : public DeviceInterface {
   }
 
  private:
+  static bool is_pinned_host(const void* p) {
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return attr.type == cudaMemoryTypeHost;
+  }
+
   static void check_index(int index) {
     LUCID_CHECK(index >= 0 && index < cuda::device_count(), Generic,
                 "CUDA device index " << index << " out of range (" << cuda::device_count() << " device(s))");

@@ -3,6 +3,7 @@
 // binary arithmetic with the CPU's exact semantics, and the elementwise launcher. Host code
 // builds an Iter (common/iter.h), turns it into an OffsetCalc (coalesced shape + byte strides,
 // passed by value), and launches a contiguous (vectorised) or a strided grid-stride kernel.
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -24,10 +25,22 @@ constexpr bool is_complex_v = std::is_same_v<T, c64> || std::is_same_v<T, c128>;
 template <typename T>
 constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
+// Floating -> integer the way x86 does it (and so the CPU backend): narrow integers go through
+// int32 and wrap; NaN and values out of the int32/int64 range give the "integer indefinite"
+// INT_MIN. The GPU's own conversion would saturate instead.
+template <typename To, typename F>
+LUCID_HD inline To float_to_int(F v) {
+  if constexpr (sizeof(To) < 8) {
+    const int32_t r = (v >= F(-2147483648.0) && v < F(2147483648.0)) ? int32_t(v) : INT32_MIN;
+    return To(r);
+  } else {
+    const int64_t r = (v >= F(-9223372036854775808.0) && v < F(9223372036854775808.0)) ? int64_t(v) : INT64_MIN;
+    return To(r);
+  }
+}
+
 // Value conversion, identical to cpu::convert: complex -> real drops the imaginary part, anything
-// -> bool tests for non-zero. Floating -> narrow integer goes through int64 so out-of-range and
-// negative values wrap as on the CPU (x86 truncates through a 32/64-bit integer; the GPU's direct
-// conversion would saturate instead).
+// -> bool tests for non-zero, floating -> integer as on x86 (float_to_int).
 template <typename To, typename From>
 LUCID_HD inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -45,27 +58,64 @@ LUCID_HD inline To convert(From v) {
     return To(float(typename OpMath<From>::type(v)));
   } else if constexpr (is_reduced_float_v<From>) {
     return convert<To>(float(v));
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From> && sizeof(To) < 8) {
-    return To(static_cast<int64_t>(v));
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    return float_to_int<To>(v);
   } else {
     return To(v);
   }
 }
 
+// Arithmetic rounded step by step: nvcc would otherwise contract a - alpha * b (and the complex
+// products) into FMAs, which the CPU build does not do, and results would differ in the last bit.
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float div_rn(float a, float b) { return __fdiv_rn(a, b); }
+__device__ __forceinline__ double div_rn(double a, double b) { return __ddiv_rn(a, b); }
+template <typename R>
+__device__ __forceinline__ Complex<R> add_rn(Complex<R> a, Complex<R> b) {
+  return {add_rn(a.re, b.re), add_rn(a.im, b.im)};
+}
+template <typename R>
+__device__ __forceinline__ Complex<R> sub_rn(Complex<R> a, Complex<R> b) {
+  return {sub_rn(a.re, b.re), sub_rn(a.im, b.im)};
+}
+template <typename R>
+__device__ __forceinline__ Complex<R> mul_rn(Complex<R> a, Complex<R> b) {
+  return {sub_rn(mul_rn(a.re, b.re), mul_rn(a.im, b.im)), add_rn(mul_rn(a.re, b.im), mul_rn(a.im, b.re))};
+}
+// Smith's algorithm, step for step as Complex::operator/ in core/complex.h.
+template <typename R>
+__device__ __forceinline__ Complex<R> div_rn(Complex<R> a, Complex<R> b) {
+  if (fabs(b.re) >= fabs(b.im)) {
+    if (b.re == R(0) && b.im == R(0)) return {div_rn(a.re, fabs(b.re)), div_rn(a.im, fabs(b.im))};
+    const R r = div_rn(b.im, b.re), d = add_rn(b.re, mul_rn(b.im, r));
+    return {div_rn(add_rn(a.re, mul_rn(a.im, r)), d), div_rn(sub_rn(a.im, mul_rn(a.re, r)), d)};
+  }
+  const R r = div_rn(b.re, b.im), d = add_rn(b.im, mul_rn(b.re, r));
+  return {div_rn(add_rn(mul_rn(a.re, r), a.im), d), div_rn(sub_rn(mul_rn(a.im, r), a.re), d)};
+}
+
+// Same semantics as cpu::apply_binary.
 template <BinaryOp Op, typename T>
-LUCID_HD inline T apply_binary(T a, T b, T alpha) {
+__device__ __forceinline__ T apply_binary(T a, T b, T alpha) {
   if constexpr (std::is_same_v<T, bool>) {
     if constexpr (Op == BinaryOp::Add) return a || (alpha && b);
     else if constexpr (Op == BinaryOp::Mul) return a && b;
     else return a;  // Sub/Div on bool are rejected by the op
-  } else {
+  } else if constexpr (std::is_integral_v<T>) {
     if constexpr (Op == BinaryOp::Add) return a + alpha * b;
     else if constexpr (Op == BinaryOp::Sub) return a - alpha * b;
     else if constexpr (Op == BinaryOp::Mul) return a * b;
-    else {
-      if constexpr (std::is_integral_v<T>) return b == 0 ? T(0) : T(a / b);
-      else return a / b;
-    }
+    else return b == 0 ? T(0) : T(a / b);
+  } else {
+    if constexpr (Op == BinaryOp::Add) return add_rn(a, mul_rn(alpha, b));
+    else if constexpr (Op == BinaryOp::Sub) return sub_rn(a, mul_rn(alpha, b));
+    else if constexpr (Op == BinaryOp::Mul) return mul_rn(a, b);
+    else return div_rn(a, b);
   }
 }
 

@@ -73,6 +73,30 @@ __device__ A block_sum(A v) {
   return v;
 }
 
+// Sums reduced positions first, first + step, ... below end into four independent accumulators
+// (four loads in flight per thread), combined in a fixed order.
+template <typename T, typename Index>
+__device__ __forceinline__ SumAcc<T> sum_range(const char* p, const OffsetCalc<1, Index>& red, Index first, Index end,
+                                               Index step) {
+  using A = SumAcc<T>;
+  A a0 = A(0), a1 = A(0), a2 = A(0), a3 = A(0);
+  auto at = [&](Index k) {
+    int64_t off[1];
+    red.get(k, off);
+    return to_acc(*reinterpret_cast<const T*>(p + off[0]));
+  };
+  Index k = first;
+  for (; k < end && end - k > 3 * step; k += 4 * step) {
+    const A v0 = at(k), v1 = at(k + step), v2 = at(k + 2 * step), v3 = at(k + 3 * step);
+    a0 = a0 + v0;
+    a1 = a1 + v1;
+    a2 = a2 + v2;
+    a3 = a3 + v3;
+  }
+  for (; k < end; k += step) a0 = a0 + at(k);
+  return (a0 + a1) + (a2 + a3);
+}
+
 template <typename T, typename Index>
 __global__ void sum_thread_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index> red, Index nout, Index count,
                                   const char* __restrict__ in, void* out, uint8_t out_dtype) {
@@ -82,12 +106,7 @@ __global__ void sum_thread_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Inde
     int64_t base[1];
     outer.get(o, base);
     const char* p = in + base[0];
-    A acc = A(0);
-    for (Index k = 0; k < count; ++k) {
-      int64_t off[1];
-      red.get(k, off);
-      acc = acc + to_acc(*reinterpret_cast<const T*>(p + off[0]));
-    }
+    const A acc = sum_range<T>(p, red, Index(0), count, Index(1));
     store_as(out_dtype, out, int64_t(o), acc);
   }
 }
@@ -106,12 +125,7 @@ __global__ void sum_block_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index
     int64_t base[1];
     outer.get(o, base);
     const char* p = in + base[0];
-    A acc = A(0);
-    for (Index k = begin + threadIdx.x; k < end; k += blockDim.x) {
-      int64_t off[1];
-      red.get(k, off);
-      acc = acc + to_acc(*reinterpret_cast<const T*>(p + off[0]));
-    }
+    A acc = sum_range<T>(p, red, Index(begin + threadIdx.x), end, Index(blockDim.x));
     acc = block_sum(acc);
     if (threadIdx.x == 0) {
       if (partials) partials[int64_t(o) * gridDim.y + blockIdx.y] = acc;
@@ -149,6 +163,8 @@ Dims coalesce(const TensorImpl& in, int64_t lo, int64_t hi) {
     if (r.nd > 0 && st == r.stride[0][r.nd - 1] * r.shape[r.nd - 1]) {
       r.shape[r.nd - 1] *= sz;
     } else {
+      LUCID_CHECK(r.nd < kMaxIterDims, NotImplemented,
+                  "[sum] tensors with more than " << kMaxIterDims << " non-mergeable dims are not supported");
       r.shape[r.nd] = sz;
       r.stride[0][r.nd] = st;
       ++r.nd;
