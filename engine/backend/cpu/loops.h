@@ -106,8 +106,8 @@ void cast_loop(char** ptrs, const int64_t* strides, int64_t n) {
   }
 }
 
-// Cascade sum: blocks of 2048 elements are summed in 32 independent lanes of the arithmetic type
-// (64 adds per lane, so the loop vectorises and float32 keeps ~full precision), and block totals
+// Cascade sum: blocks of 512 elements are summed in 32 independent lanes of the arithmetic type
+// (16 adds per lane, so the loop vectorises and float32 keeps ~full precision), and block totals
 // are added in double. A float32 sum of 10^7 ones is exact.
 template <typename T>
 void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* acc_im, int64_t* acc_i) {
@@ -132,7 +132,7 @@ void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* 
   } else {
     using M = typename OpMath<T>::type;
     constexpr int kLanes = 32;
-    constexpr int64_t kBlock = 2048;
+    constexpr int64_t kBlock = 512;
     double total = 0;
     if (stride == sizeof(T)) {
       const T* q = reinterpret_cast<const T*>(p);
