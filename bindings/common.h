@@ -55,7 +55,12 @@ template <> struct type_caster<lucid::Scalar> {
   NB_TYPE_CASTER(lucid::Scalar, const_name("bool | int | float | complex"))
   bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
     if (!lucid::py::is_python_scalar(src)) return false;
-    value = lucid::py::scalar_from_python(src);
+    try {
+      value = lucid::py::scalar_from_python(src);
+    } catch (...) {  // e.g. an int beyond int64: not a Scalar we can hold
+      PyErr_Clear();
+      return false;
+    }
     return !PyErr_Occurred() || (PyErr_Clear(), false);
   }
   static handle from_cpp(const lucid::Scalar& s, rv_policy, cleanup_list*) noexcept {

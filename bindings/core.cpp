@@ -52,13 +52,10 @@ Scalar scalar_from_python(nb::handle h) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow) {
-      // Beyond int64: uint64 range is kept as its bit pattern, as PyTorch does for uint64 values.
-      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
-      if (PyErr_Occurred()) {
-        PyErr_Clear();
-        throw nb::value_error("value cannot be converted to an integer type without overflow");
-      }
-      return Scalar::from_int(int64_t(u));
+      const std::string msg = "Overflow when unpacking long: " + nb::cast<std::string>(nb::str(h)) +
+                              " does not fit in int64 (lucid's widest integer type)";
+      PyErr_SetString(PyExc_OverflowError, msg.c_str());
+      throw nb::python_error();
     }
     return Scalar::from_int(v);
   }
@@ -165,7 +162,7 @@ void init_core(nb::module_& m) {
           try { return a == Device(nb::cast<std::string>(b)); } catch (const Error&) { return false; }
         }
         return false;
-      })
+      }, nb::arg("other").none())
       .def("__hash__", [](const Device& d) { return int(d.type) * 1024 + d.index; })
       .def("__reduce__", [](const Device& d) { return nb::make_tuple(nb::type<Device>(), nb::make_tuple(d.str())); });
 

@@ -74,11 +74,11 @@ Tensor wrap_array(const AnyArray& a, bool reject_negative, const char* op) {
     LUCID_CHECK(!reject_negative || strides[i] >= 0, Value,
                 "[" << op << "] at least one stride in the given array is negative, and tensors with negative strides "
                        "are not supported (you can make a copy with array.copy())");
-    if (shape[i] == 0) { lo = hi = 0; break; }
-    (strides[i] < 0 ? lo : hi) += (shape[i] - 1) * strides[i];
+    if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += (shape[i] - 1) * strides[i];
   }
   const int64_t isz = itemsize(dt);
   const int64_t numel = numel_of(shape);
+  if (numel == 0) lo = hi = 0;
   char* base = static_cast<char*>(const_cast<void*>(a.data())) + lo * isz;
   const int64_t nbytes = numel == 0 ? 0 : (hi - lo + 1) * isz;
   auto* keep = new AnyArray(a);

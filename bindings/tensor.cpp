@@ -50,7 +50,12 @@ Tensor basic_index(const Tensor& self, nb::handle index) {
   for (auto h : items) {
     if (h.is_none()) continue;
     if (h.ptr() == Py_Ellipsis) { ++ellipses; continue; }
-    if (PyBool_Check(h.ptr()) || !(PyLong_Check(h.ptr()) || PySlice_Check(h.ptr()) || PyIndex_Check(h.ptr())))
+    // A 0-d integer tensor acts as an int; any other tensor (or list, or bool) is advanced indexing.
+    const bool scalar_tensor = nb::isinstance<TensorImpl>(h) && nb::cast<const TensorImpl&>(h).dim() == 0 &&
+                               is_integral(nb::cast<const TensorImpl&>(h).dtype(), false);
+    const bool other_tensor = nb::isinstance<TensorImpl>(h) && !scalar_tensor;
+    if (PyBool_Check(h.ptr()) || other_tensor ||
+        !(PyLong_Check(h.ptr()) || PySlice_Check(h.ptr()) || PyIndex_Check(h.ptr())))
       throw Error(ErrorKind::NotImplemented,
                   "[__getitem__] advanced indexing (tensors, lists, bools) is not supported yet; index was " +
                       nb::cast<std::string>(nb::repr(h)));
@@ -198,12 +203,12 @@ void init_tensor(nb::module_& m) {
       .def("contiguous", [](const Tensor& t) { return contiguous(t); })
       .def("clone", [](const Tensor& t) { return clone(t); })
       .def("detach", [](const Tensor& t) { return alias(t); })
-      .def("__getitem__", [](const Tensor& t, nb::handle idx) { return basic_index(t, idx); })
+      .def("__getitem__", [](const Tensor& t, nb::handle idx) { return basic_index(t, idx); }, nb::arg("index").none())
       .def("__setitem__", [](const Tensor& t, nb::handle idx, nb::handle value) {
         Tensor dst = basic_index(t, idx);
         if (is_python_scalar(value)) fill_(dst, scalar_from_python(value));
         else copy_(dst, nb::cast<Tensor>(value));
-      })
+      }, nb::arg("index").none(), nb::arg("value").none())
       .def("__len__", [](const TensorImpl& t) {
         LUCID_CHECK(t.dim() > 0, Type, "len() of a 0-d tensor");
         return t.shape()[0];

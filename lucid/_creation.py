@@ -44,7 +44,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
         t = data.detach()._to(dtype, dev, True)
     elif _is_numpy(data):
         import numpy as np
-        arr = np.ascontiguousarray(data)
+        arr = np.asarray(data)  # (ascontiguousarray would make 0-d arrays 1-d)
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order="C")
         t = _C.from_numpy(arr)
         t = t._to(dtype, dev, True)
     elif hasattr(data, "__dlpack__") and not isinstance(data, (list, tuple)):
@@ -62,7 +64,7 @@ def as_tensor(data, dtype=None, device=None):
     dtype = to_dtype(dtype)
     if isinstance(data, Tensor):
         return data._to(dtype, to_device(device), False)
-    if _is_numpy(data):
+    if _is_numpy(data) and type(data).__name__ == "ndarray":
         t = _C.from_numpy(data) if all(s >= 0 for s in data.strides) else tensor(data)
         return t._to(dtype, resolve(device) if device is not None else None, False)
     return tensor(data, dtype=dtype, device=device)

@@ -33,9 +33,10 @@ def resolve(d):
 def set_default_device(d):
     """Sets the device on which factories place new tensors (None restores the CPU)."""
     global _default_device
-    _default_device = device("cpu") if d is None else to_device(d)
-    if _default_device.type == "cuda":
-        _C._check_device(_default_device)
+    dev = device("cpu") if d is None else to_device(d)
+    if dev.type == "cuda":
+        _C._check_device(dev)
+    _default_device = dev
 
 
 def get_default_device():

@@ -83,9 +83,13 @@ def bernoulli(input, p=None, *, generator=None):
     if p is not None:
         out = _C.empty(list(input.shape), input.dtype, input.device)
         return _C._random_into(out, _D.bernoulli, float(p), 0.0, _gen(generator))
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise TypeError(f"bernoulli expects a floating point tensor of probabilities, got {input.dtype}")
     u = _C._random_into(_C.empty(list(input.shape), input.dtype, input.device), _D.uniform, 0.0, 1.0, _gen(generator))
     # u < p, computed without comparison ops: (p - u) > 0  ->  1 where true
     flat_p, flat_u = input.contiguous().tolist(), u.tolist()
+    if input.numel() and not all(0.0 <= v <= 1.0 for v in input.flatten().tolist()):
+        raise ValueError("bernoulli: all elements of the probability tensor must be in [0, 1]")
     return _C._from_data(_lt(flat_u, flat_p), input.dtype, input.device)
 
 

@@ -228,4 +228,6 @@ def _tensor_new(*args, **kwargs):
     tensor. Called by the constructor bound in bindings/tensor.cpp."""
     if len(args) == 1 and not isinstance(args[0], builtins.int):
         return _creation.tensor(args[0], **kwargs)
+    if not args:
+        return _creation.empty(0, **kwargs)  # torch.Tensor() is an empty 1-d tensor
     return _creation.empty(*args, **kwargs)

@@ -12,6 +12,21 @@ int64_t numel_of(const Shape& s) {
   return n;
 }
 
+int64_t checked_nbytes(const Shape& s, int64_t itemsize, const char* op) {
+  int64_t n = 1;
+  bool overflow = false, empty = false;
+  for (auto v : s) {
+    LUCID_CHECK(v >= 0, Value, "[" << op << "] negative dimension " << v << " in shape " << shape_str(s));
+    empty = empty || v == 0;
+    overflow = overflow || __builtin_mul_overflow(n, v, &n);
+  }
+  if (empty) return 0;  // a zero-size dim makes any other size harmless
+  int64_t bytes = 0;
+  overflow = overflow || __builtin_mul_overflow(n, itemsize, &bytes);
+  LUCID_CHECK(!overflow, Generic, "[" << op << "] storage size calculation overflowed with sizes=" << shape_str(s));
+  return bytes;
+}
+
 Strides contiguous_strides(const Shape& s) {
   Strides st(s.size());
   int64_t acc = 1;

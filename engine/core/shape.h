@@ -11,6 +11,9 @@ using Shape = std::vector<int64_t>;
 using Strides = std::vector<int64_t>;
 
 int64_t numel_of(const Shape& s);
+// Bytes of a dense tensor of this shape. ValueError for a negative size; LucidError naming `op` when
+// the element count or the byte size overflows int64.
+int64_t checked_nbytes(const Shape& s, int64_t itemsize, const char* op);
 Strides contiguous_strides(const Shape& s);
 std::string shape_str(const Shape& s);  // "(2, 3)"
 // Normalise a possibly negative dim against rank; IndexError naming op on failure.

@@ -50,12 +50,33 @@ const Shape& shape_of(const Operand& x) {
   return t ? (*t)->shape() : kScalarShape;
 }
 
+bool is_bool_operand(const Operand& x) {
+  if (const Tensor* t = std::get_if<Tensor>(&x)) return (*t)->dtype() == Dtype::Bool;
+  return std::get<Scalar>(x).kind == DtypeCategory::Bool;
+}
+
+// PyTorch's alpha_check: the alpha of add/sub must fit the computation's dtype category.
+void check_alpha(BinaryOp op, Dtype dt, const Scalar& alpha) {
+  if (op != BinaryOp::Add && op != BinaryOp::Sub) return;
+  const char* name = op_name(op);
+  LUCID_CHECK(alpha.kind != DtypeCategory::Bool || dt == Dtype::Bool, Type,
+              "[" << name << "] boolean alpha is only supported for boolean results (got " << dtype_name(dt) << ")");
+  LUCID_CHECK(alpha.kind != DtypeCategory::Floating || category(dt) >= DtypeCategory::Floating, Type,
+              "[" << name << "] for integral input tensors, argument alpha must not be a floating point number");
+  LUCID_CHECK(alpha.kind != DtypeCategory::Complex || is_complex(dt), Type,
+              "[" << name << "] for non-complex input tensors, argument alpha must not be a complex number (got "
+                  << dtype_name(dt) << ")");
+}
+
 Dtype compute_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype* result) {
   const Dtype r = result_type(a, b);
   if (op == BinaryOp::Sub) {
-    LUCID_CHECK(r != Dtype::Bool, Type,
+    LUCID_CHECK(!is_bool_operand(a) || !is_bool_operand(b), Type,
                 "[sub] subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                 "`logical_xor()` operator instead.");
+    LUCID_CHECK(!is_bool_operand(a) && !is_bool_operand(b), Type,
+                "[sub] subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                "invert a mask, use the `~` or `logical_not()` operator instead.");
   }
   *result = r;
   if (op == BinaryOp::Div && is_integral(r, true)) return default_dtype();
@@ -80,8 +101,7 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alp
   const Device dev = pick_device(a, b, name);
   Dtype r;
   const Dtype dt = compute_dtype(op, a, b, &r);
-  if ((op == BinaryOp::Add || op == BinaryOp::Sub) && alpha.kind >= DtypeCategory::Floating && category(dt) < alpha.kind)
-    LUCID_FAIL(Type, "[" << name << "] for integral input tensors, argument alpha must not be a floating point number");
+  check_alpha(op, dt, alpha);
   const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), name);
   Tensor out = TensorImpl::empty(shape, dt, dev);
   Tensor ta = materialize(a, dt, dev, shape);
@@ -97,6 +117,7 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
               "[" << name << "_] cannot write a result on " << dev << " into a tensor on " << self->device());
   Dtype r;
   const Dtype dt = compute_dtype(op, self, other, &r);
+  check_alpha(op, dt, alpha);
   LUCID_CHECK(can_cast(dt, self->dtype()), DtypeMismatch,
               "[" << name << "_] result type " << dtype_name(dt) << " can't be cast to the desired output type "
                   << dtype_name(self->dtype()));
@@ -104,7 +125,7 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
   LUCID_CHECK(shape == self->shape(), ShapeMismatch,
               "[" << name << "_] output with shape " << shape_str(self->shape())
                   << " doesn't match the broadcast shape " << shape_str(shape));
-  check_writable(*self, name);
+  check_writable(*self, (std::string(name) + "_").c_str());
   if (dt == self->dtype()) {
     Tensor tb = materialize(other, dt, dev, shape);
     if (const Tensor* o = std::get_if<Tensor>(&other); o && (*o)->storage() == self->storage() &&

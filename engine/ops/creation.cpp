@@ -7,6 +7,7 @@
 #include "backend/kernels/elementwise.h"
 #include "core/device_interface.h"
 #include "ops/copy.h"
+#include "ops/view.h"
 
 namespace lucid {
 
@@ -87,9 +88,10 @@ Tensor logspace(double start, double end, int64_t steps, double base, Dtype dtyp
 
 Tensor eye(int64_t n, int64_t m, Dtype dtype, Device device) {
   LUCID_CHECK(n >= 0 && m >= 0, Value, "[eye] n and m must be non-negative, got " << n << " and " << m);
-  std::vector<double> v(static_cast<size_t>(n * m), 0.0);
-  for (int64_t i = 0; i < std::min(n, m); ++i) v[size_t(i * m + i)] = 1.0;
-  return from_doubles(v, {n, m}, dtype, device);
+  Tensor t = zeros({n, m}, dtype, device);
+  Tensor d = diagonal(t, 0, 0, 1);
+  if (d->numel()) fill_kernel(device)(*d, Scalar::from_int(1));
+  return t;
 }
 
 }  // namespace lucid

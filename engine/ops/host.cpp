@@ -18,7 +18,7 @@ Tensor to_host_contiguous(const Tensor& t) {
 }
 
 Scalar item(const Tensor& t) {
-  LUCID_CHECK(t->numel() == 1, Value,
+  LUCID_CHECK(t->numel() == 1, Generic,
               "[item] a Tensor with " << t->numel() << " elements cannot be converted to Scalar (shape "
                                       << shape_str(t->shape()) << ")");
   Tensor h = to_host_contiguous(t);

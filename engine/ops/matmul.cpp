@@ -42,7 +42,14 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
               "[matmul] shapes " << shape_str(a_in->shape()) << " and " << shape_str(b_in->shape())
                                  << ": inner dimensions " << K << " and " << K2 << " differ");
   const Shape ba(a->shape().begin(), a->shape().end() - 2), bb(b->shape().begin(), b->shape().end() - 2);
-  const Shape batch = broadcast_shapes(ba, bb, "matmul");
+  Shape batch;
+  try {
+    batch = broadcast_shapes(ba, bb, "matmul");
+  } catch (const Error&) {
+    LUCID_FAIL(ShapeMismatch, "[matmul] shapes " << shape_str(a_in->shape()) << " and " << shape_str(b_in->shape())
+                                                 << ": batch dimensions " << shape_str(ba) << " and " << shape_str(bb)
+                                                 << " cannot be broadcast");
+  }
   Tensor a3 = as_batched(a, batch), b3 = as_batched(b, batch);
   Shape out_shape = batch;
   out_shape.push_back(M);

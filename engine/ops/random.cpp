@@ -63,6 +63,10 @@ Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const Gen
 
 Tensor random_into(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen_in) {
   const GeneratorPtr& gen = gen_in ? gen_in : default_generator();
+  if (dist == RandomDist::Uniform || dist == RandomDist::Normal)
+    LUCID_CHECK(is_floating(out->dtype()) || is_complex(out->dtype()), NotImplemented,
+                "[" << (dist == RandomDist::Uniform ? "uniform" : "normal") << "] random draws of this kind are only "
+                    "implemented for floating point and complex dtypes, got " << dtype_name(out->dtype()));
   if (dist == RandomDist::Normal) LUCID_CHECK(b >= 0, Value, "[normal] std must be non-negative, got " << b);
   if (dist == RandomDist::Bernoulli) LUCID_CHECK(a >= 0 && a <= 1, Value, "[bernoulli] p must be in [0, 1], got " << a);
   if (dist == RandomDist::Uniform) LUCID_CHECK(a <= b, Value, "[uniform] expected from <= to, got from=" << a << " > to=" << b);

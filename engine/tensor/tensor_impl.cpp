@@ -26,8 +26,7 @@ void TensorImpl::refresh() {
 }
 
 Tensor TensorImpl::empty(const Shape& shape, Dtype dtype, Device device, bool pinned) {
-  for (auto s : shape) LUCID_CHECK(s >= 0, Value, "negative dimension " << s << " in shape " << shape_str(shape));
-  auto storage = Storage::allocate(numel_of(shape) * itemsize(dtype), device, pinned);
+  auto storage = Storage::allocate(checked_nbytes(shape, itemsize(dtype), "empty"), device, pinned);
   return std::make_shared<TensorImpl>(std::move(storage), dtype, shape, contiguous_strides(shape), 0);
 }
 

@@ -51,9 +51,6 @@ def test_device_equality_and_hash():
     assert lucid.device("cuda", 1) == lucid.device("cuda:1")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: lucid.device('cpu') == None raises TypeError ('__eq__(): "
-                   "incompatible function arguments ... NoneType') instead of returning False as torch.device does; "
-                   "so does `lucid.device('cpu') in [None]`")
 def test_device_compares_with_none():
     assert (lucid.device("cpu") == None) is False  # noqa: E711
     assert (lucid.device("cpu") != None) is True  # noqa: E711
@@ -180,9 +177,6 @@ def test_set_default_device_cuda_raises():
 
 
 @no_cuda
-@pytest.mark.xfail(strict=True, reason="BUG: lucid.set_default_device('cuda') without CUDA raises, but leaves the "
-                   "default device set to cuda:0 (lucid/_device.py assigns before checking), so every later "
-                   "factory call (lucid.zeros(2), lucid.tensor(...)) fails until set_default_device(None)")
 def test_failed_set_default_device_leaves_default_unchanged():
     try:
         with pytest.raises(lucid.LucidError):

@@ -321,9 +321,6 @@ def test_lucid_index_errors_are_builtin_index_errors():
         x[:, 3]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: t[None] raises TypeError ('__getitem__(): incompatible function "
-                   "arguments ... NoneType': the nanobind argument does not accept None); t[None, ...] works. "
-                   "t[None] = v fails the same way")
 def test_getitem_none_alone():
     x = lucid.arange(6.0).reshape(2, 3)
     assert x[None].shape == (1, 2, 3)
@@ -332,10 +329,6 @@ def test_getitem_none_alone():
     assert x.tolist() == [[1.0] * 3] * 2
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: indexing with a one-element 1-D integer tensor is read as an int "
-                   "(through Tensor.__index__): lucid.arange(6.).reshape(2, 3)[lucid.tensor([1])] gives shape "
-                   "(3,) (a select) instead of advanced indexing's (1, 3) (or NotImplementedError while advanced "
-                   "indexing is missing)")
 def test_index_with_one_element_tensor_is_not_an_int():
     x = lucid.arange(6.0).reshape(2, 3)
     try:

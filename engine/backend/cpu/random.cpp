@@ -24,7 +24,18 @@ void fill_random(T* out, int64_t n, const RandomParams& p) {
         default: v = std::floor(p.a + (p.b - p.a) * u1); break;
       }
       if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
-        out[i] = T(decltype(T().re)(v), 0);
+        // Complex draws as PyTorch: uniform parts each in [a, b); a normal's parts each carry half
+        // the variance (the cosine and sine branches of one Box-Muller pair).
+        using R = decltype(T().re);
+        double im = 0;
+        if (p.dist == RandomDist::Uniform) {
+          im = p.a + (p.b - p.a) * u2;
+        } else if (p.dist == RandomDist::Normal) {
+          const double r = std::sqrt(-2.0 * std::log1p(-u1)) * p.b * 0.7071067811865476;
+          v = p.a + r * std::cos(6.283185307179586 * u2);
+          im = r * std::sin(6.283185307179586 * u2);
+        }
+        out[i] = T(R(v), R(im));
       } else if constexpr (std::is_floating_point_v<typename OpMath<T>::type>) {
         // Uniform draws never reach the upper bound after rounding to a narrow type.
         T x = T(typename OpMath<T>::type(v));

@@ -31,7 +31,18 @@ __global__ void random_kernel_impl(T* __restrict__ out, int64_t n, RandomParams 
       default: v = floor(__dadd_rn(p.a, __dmul_rn(p.b - p.a, u1))); break;
     }
     if constexpr (is_complex_v<T>) {
-      out[i] = T(decltype(T().re)(v), 0);
+      // Complex draws as cpu/random.cpp: uniform parts each in [a, b); normal parts with half the
+      // variance each (cosine and sine branches of one Box-Muller pair).
+      using R = decltype(T().re);
+      double im = 0;
+      if (p.dist == RandomDist::Uniform) {
+        im = __dadd_rn(p.a, __dmul_rn(p.b - p.a, u2));
+      } else if (p.dist == RandomDist::Normal) {
+        const double r = __dmul_rn(__dmul_rn(sqrt(__dmul_rn(-2.0, log1p(-u1))), p.b), 0.7071067811865476);
+        v = __dadd_rn(p.a, __dmul_rn(r, cos(__dmul_rn(6.283185307179586, u2))));
+        im = __dmul_rn(r, sin(__dmul_rn(6.283185307179586, u2)));
+      }
+      out[i] = T(R(v), R(im));
     } else if constexpr (std::is_floating_point_v<typename OpMath<T>::type>) {
       // Uniform draws never reach the upper bound after rounding to a narrow type.
       using M = typename OpMath<T>::type;
