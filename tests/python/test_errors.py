@@ -203,7 +203,8 @@ def _raises_cleanly(expr, allowed=("OutOfMemory", "ValueError", "LucidError", "O
     assert out.split()[1] in allowed, out
 
 
-@pytest.mark.parametrize("expr", ["lucid.empty(2 ** 40)", "lucid.empty(2 ** 62, dtype=lucid.uint8)",
+# (Sizes the OS may still grant under overcommit, e.g. 4 TiB, are not errors: only impossible ones.)
+@pytest.mark.parametrize("expr", ["lucid.empty(2 ** 62, dtype=lucid.uint8)",
                                   "lucid.ones(3).as_strided((2 ** 62,), (1,))", "lucid.randperm(-1)",
                                   "lucid.zeros(-3)"])
 def test_huge_or_negative_sizes_raise(expr):
