@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "backend/common/gemm_layout.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/blas.h"
@@ -12,20 +13,6 @@
 namespace lucid::cpu {
 
 namespace {
-
-// How a (rows x cols) strided matrix reaches BLAS: as row-major (NoTrans) or as the transpose of
-// a row-major matrix (Trans), with its leading dimension. False: neither fits, copy it.
-bool blas_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, CBLAS_TRANSPOSE* t, int64_t* ld) {
-  if (cols == 1 || sc == 1) {
-    const int64_t l = rows == 1 ? std::max<int64_t>(cols, 1) : sr;
-    if (l >= std::max<int64_t>(1, cols)) return *t = CblasNoTrans, *ld = l, true;
-  }
-  if (rows == 1 || sr == 1) {
-    const int64_t l = cols == 1 ? std::max<int64_t>(rows, 1) : sc;
-    if (l >= std::max<int64_t>(1, rows)) return *t = CblasTrans, *ld = l, true;
-  }
-  return false;
-}
 
 template <typename T>
 void gemm_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, int64_t lda, CBLAS_TRANSPOSE tb,
@@ -69,11 +56,6 @@ void gemm_loops(const TensorImpl& out, const TensorImpl& a, const TensorImpl& b)
   });
 }
 
-Tensor contiguous_copy(const TensorImpl& t) {
-  auto c = TensorImpl::empty(t.shape(), t.dtype(), t.device());
-  copy_kernel(t.device())(*c, t);
-  return c;
-}
 
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
   const int64_t B = out.shape()[0], M = out.shape()[1], N = out.shape()[2], K = a_in.shape()[2];
@@ -91,21 +73,11 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
     });
     return;
   }
-  CBLAS_TRANSPOSE ta = CblasNoTrans, tb = CblasNoTrans;
-  int64_t lda = 0, ldb = 0;
-  Tensor a_keep, b_keep;
-  const TensorImpl* a = &a_in;
-  const TensorImpl* b = &b_in;
-  if (!blas_layout(M, K, a->strides()[1], a->strides()[2], &ta, &lda)) {
-    a_keep = contiguous_copy(*a);
-    a = a_keep.get();
-    blas_layout(M, K, a->strides()[1], a->strides()[2], &ta, &lda);
-  }
-  if (!blas_layout(K, N, b->strides()[1], b->strides()[2], &tb, &ldb)) {
-    b_keep = contiguous_copy(*b);
-    b = b_keep.get();
-    blas_layout(K, N, b->strides()[1], b->strides()[2], &tb, &ldb);
-  }
+  const GemmOperand ga = gemm_operand(a_in), gb = gemm_operand(b_in);
+  const TensorImpl* a = ga.t;
+  const TensorImpl* b = gb.t;
+  const CBLAS_TRANSPOSE ta = ga.trans ? CblasTrans : CblasNoTrans, tb = gb.trans ? CblasTrans : CblasNoTrans;
+  const int64_t lda = ga.ld, ldb = gb.ld;
   const int64_t isz = out.element_size();
   dispatch_dtype(dt, [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, c64> ||

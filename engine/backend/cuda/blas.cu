@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "backend/cuda/loops.cuh"
+#include "backend/common/gemm_layout.h"
 #include "backend/kernels/blas.h"
 #include "backend/kernels/elementwise.h"
 
@@ -43,26 +44,6 @@ cublasHandle_t cublas_handle(int dev) {
   return g_handles[dev];
 }
 
-// How a (rows x cols) strided matrix reaches BLAS: as row-major (trans = false) or as the
-// transpose of a row-major matrix (trans = true), with its leading dimension. False: neither fits.
-// Same rule as cpu/blas.cpp.
-bool blas_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool* trans, int64_t* ld) {
-  if (cols == 1 || sc == 1) {
-    const int64_t l = rows == 1 ? std::max<int64_t>(cols, 1) : sr;
-    if (l >= std::max<int64_t>(1, cols)) return *trans = false, *ld = l, true;
-  }
-  if (rows == 1 || sr == 1) {
-    const int64_t l = cols == 1 ? std::max<int64_t>(rows, 1) : sc;
-    if (l >= std::max<int64_t>(1, rows)) return *trans = true, *ld = l, true;
-  }
-  return false;
-}
-
-Tensor contiguous_copy(const TensorImpl& t) {
-  auto c = TensorImpl::empty(t.shape(), t.dtype(), t.device());
-  copy_kernel(t.device())(*c, t);
-  return c;
-}
 
 struct CublasTypes {
   cudaDataType_t data;
@@ -82,21 +63,11 @@ CublasTypes cublas_types(Dtype dt) {
 
 void gemm_cublas(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in, int dev) {
   const int64_t B = out.shape()[0], M = out.shape()[1], N = out.shape()[2], K = a_in.shape()[2];
-  bool ta = false, tb = false;
-  int64_t lda = 1, ldb = 1;
-  Tensor a_keep, b_keep;
-  const TensorImpl* a = &a_in;
-  const TensorImpl* b = &b_in;
-  if (!blas_layout(M, K, a->strides()[1], a->strides()[2], &ta, &lda)) {
-    a_keep = contiguous_copy(*a);
-    a = a_keep.get();
-    blas_layout(M, K, a->strides()[1], a->strides()[2], &ta, &lda);
-  }
-  if (!blas_layout(K, N, b->strides()[1], b->strides()[2], &tb, &ldb)) {
-    b_keep = contiguous_copy(*b);
-    b = b_keep.get();
-    blas_layout(K, N, b->strides()[1], b->strides()[2], &tb, &ldb);
-  }
+  const GemmOperand ga = gemm_operand(a_in), gb = gemm_operand(b_in);
+  const TensorImpl* a = ga.t;
+  const TensorImpl* b = gb.t;
+  const bool ta = ga.trans, tb = gb.trans;
+  const int64_t lda = ga.ld, ldb = gb.ld;
   for (int64_t v : {B, M, N, K, lda, ldb})
     LUCID_CHECK(v <= INT_MAX, NotImplemented,
                 "[matmul] sizes above 2^31-1 are not supported by cuBLAS (batch " << B << ", " << M << "x" << K
