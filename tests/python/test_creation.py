@@ -556,3 +556,20 @@ def test_new_tensor_vs_torch(torch):
 def test_float_random_with_integer_dtype_raises(call):
     with pytest.raises((TypeError, RuntimeError, NotImplementedError, ValueError)):
         eval("lucid." + call, {"lucid": lucid})
+
+
+@pytest.mark.cuda
+def test_dlpack_cuda_both_ways(torch):
+    """CUDA tensors cross to PyTorch and back without a copy, and writes show through."""
+    t = lucid.arange(6.0, device="cuda").reshape(2, 3)
+    assert t.__dlpack_device__() == (2, 0)      # kDLCUDA, device 0
+    tt = torch.from_dlpack(t)
+    assert tt.is_cuda and tt.data_ptr() == t.data_ptr()
+    assert tt.cpu().tolist() == t.cpu().tolist()
+    tt[0, 0] = 42.0
+    torch.cuda.synchronize()
+    assert t[0, 0].item() == 42.0
+    src = torch.arange(12, dtype=torch.float64, device="cuda").reshape(3, 4).t()
+    u = lucid.from_dlpack(src)
+    assert u.is_cuda and u.data_ptr() == src.data_ptr() and u.stride() == (1, 4)
+    assert u.cpu().tolist() == src.cpu().tolist()
