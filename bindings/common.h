@@ -33,6 +33,7 @@ void init_ops(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_random(nb::module_& m);
 void init_interop(nb::module_& m);
+void init_autograd(nb::module_& m);
 
 }  // namespace lucid::py
 

@@ -12,4 +12,5 @@ NB_MODULE(_C, m) {
   lucid::py::init_ops(m);
   lucid::py::init_random(m);
   lucid::py::init_interop(m);
+  lucid::py::init_autograd(m);
 }

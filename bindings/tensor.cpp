@@ -84,7 +84,7 @@ Tensor basic_index(const Tensor& self, nb::handle index) {
     const int64_t i = PyLong_AsLongLong(nb::int_(h).ptr());
     t = select(t, dim, i);
   }
-  return t == self ? alias(self) : t;
+  return t == self ? view(self, self->shape()) : t;  // x[...] is a (differentiable) view
 }
 
 }  // namespace
@@ -131,6 +131,9 @@ void init_tensor(nb::module_& m) {
       .def_prop_rw("requires_grad", &TensorImpl::requires_grad, [](TensorImpl& t, bool v) {
         LUCID_CHECK(!v || is_floating(t.dtype()) || is_complex(t.dtype()), Generic,
                     "only Tensors of floating point and complex dtype can require gradients (got " << dtype_name(t.dtype()) << ")");
+        LUCID_CHECK(!(t.autograd_meta() && t.autograd_meta()->grad_fn) || v, Generic,
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
         if (v || t.autograd_meta()) t.ensure_autograd_meta().requires_grad = v;
       })
       .def_prop_ro("is_leaf", [](const TensorImpl& t) { return !t.autograd_meta() || !t.autograd_meta()->grad_fn; })
@@ -149,7 +152,6 @@ void init_tensor(nb::module_& m) {
                        t.autograd_meta()->grad = nullptr;
                      }
                    }, nb::arg("value").none())
-      .def_prop_ro("grad_fn", [](const TensorImpl&) { return nb::none(); })
       // host readers
       .def("item", [](const Tensor& t) { return item(t); })
       .def("tolist", [](const Tensor& t) {

@@ -23,6 +23,9 @@ from lucid._random import (Generator, default_generator, manual_seed, seed, init
 from lucid._ops import add, sub, mul, div, matmul, sum, reshape, permute, transpose, squeeze, unsqueeze, flatten, \
     narrow, select, diagonal, broadcast_to, as_strided, clone, numel
 from lucid import cuda
+from lucid import autograd
+from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
+    is_inference_mode_enabled
 
 # PyTorch / Lucid aliases
 bool = bool_  # noqa: A001

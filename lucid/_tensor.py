@@ -104,7 +104,9 @@ def __repr__(self):
         extras.insert(0, f"size={tuple(self.shape)}")
     if self.dtype not in implicit or self.numel() == 0 and self.dtype is not default_float:
         extras.append(f"dtype={self.dtype}")
-    if self.requires_grad:
+    if self.grad_fn is not None:
+        extras.append(f"grad_fn=<{self.grad_fn.name()}>")
+    elif self.requires_grad:
         extras.append("requires_grad=True")
     return prefix + body + "".join(", " + e for e in extras) + ")"
 
@@ -197,6 +199,12 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
                             requires_grad=requires_grad)
 
 
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulates the gradient of this tensor into the leaves' .grad (spec 000)."""
+    from lucid import autograd
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs)
+
+
 def requires_grad_(self, requires_grad=True):
     self.requires_grad = requires_grad
     return self
@@ -214,7 +222,7 @@ _METHODS = dict(
     __repr__=__repr__, __str__=__repr__, __bool__=__bool__, __float__=__float__, __int__=__int__,
     __complex__=__complex__, __index__=__index__, __array__=__array__, __iter__=__iter__, __hash__=__hash__,
     __reduce_ex__=__reduce_ex__, sum=sum, new_empty=new_empty, new_zeros=new_zeros, new_ones=new_ones,
-    new_full=new_full, new_tensor=new_tensor, requires_grad_=requires_grad_, eval=eval,
+    new_full=new_full, new_tensor=new_tensor, requires_grad_=requires_grad_, eval=eval, backward=backward,
     float=_cast(_C.float32), double=_cast(_C.float64), half=_cast(_C.float16), bfloat16=_cast(_C.bfloat16),
     int=_cast(_C.int32), long=_cast(_C.int64), short=_cast(_C.int16), char=_cast(_C.int8), byte=_cast(_C.uint8),
     bool=_cast(_C.bool), cfloat=_cast(_C.complex64), cdouble=_cast(_C.complex128),

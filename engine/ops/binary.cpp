@@ -1,6 +1,7 @@
 #include "ops/binary.h"
 
 #include "ops/copy.h"
+#include "ops/graph.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -83,6 +84,47 @@ Dtype compute_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype* resu
   return r;
 }
 
+// Backward of out = a op b for same-shape, same-dtype a and b (broadcasting and casts were
+// recorded by expand() and to()). Complex gradients need conj(), which arrives with the op library.
+void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha) {
+  if (!should_record({&a, &b})) return;
+  auto no_complex = [](const Tensor& g, const char* name) {
+    LUCID_CHECK(!is_complex(g->dtype()), NotImplemented, "[" << name << "] complex gradients are not supported yet");
+  };
+  switch (op) {
+    case BinaryOp::Add:
+      record("AddBackward0", {&a, &b}, {&out}, {}, [alpha](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+        const bool unit = alpha.kind != DtypeCategory::Complex && alpha.re == 1.0;
+        return std::vector<Tensor>{g[0], unit ? g[0] : mul(g[0], alpha)};
+      });
+      break;
+    case BinaryOp::Sub:
+      record("SubBackward0", {&a, &b}, {&out}, {}, [alpha](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+        Scalar neg = alpha;
+        neg.re = -neg.re, neg.im = -neg.im, neg.i = -neg.i;
+        return std::vector<Tensor>{g[0], mul(g[0], neg)};
+      });
+      break;
+    case BinaryOp::Mul:
+      record("MulBackward0", {&a, &b}, {&out}, {SavedTensor(a, false), SavedTensor(b, false)},
+             [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+               no_complex(g[0], "mul");
+               return std::vector<Tensor>{n.needs_input_grad(0) ? mul(g[0], s[1]) : nullptr,
+                                          n.needs_input_grad(1) ? mul(g[0], s[0]) : nullptr};
+             });
+      break;
+    case BinaryOp::Div:
+      record("DivBackward0", {&a, &b}, {&out}, {SavedTensor(a, false), SavedTensor(b, false)},
+             [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+               no_complex(g[0], "div");
+               Tensor ga = div(g[0], s[1]);
+               Tensor gb = n.needs_input_grad(1) ? mul(mul(ga, Scalar::from_int(-1)), div(s[0], s[1])) : nullptr;
+               return std::vector<Tensor>{n.needs_input_grad(0) ? ga : nullptr, gb};
+             });
+      break;
+  }
+}
+
 }  // namespace
 
 Dtype result_type(const Operand& a, const Operand& b) {
@@ -107,6 +149,7 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alp
   Tensor ta = materialize(a, dt, dev, shape);
   Tensor tb = materialize(b, dt, dev, shape);
   binary_kernel(dev)(op, *out, *ta, *tb, alpha);
+  record_binary(op, ta, tb, out, alpha);
   return out;
 }
 
@@ -126,6 +169,10 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
               "[" << name << "_] output with shape " << shape_str(self->shape())
                   << " doesn't match the broadcast shape " << shape_str(shape));
   check_writable(*self, (std::string(name) + "_").c_str());
+  {
+    const Tensor* o = std::get_if<Tensor>(&other);
+    autograd::check_inplace(self, {o}, (std::string(name) + "_").c_str());
+  }
   if (dt == self->dtype()) {
     Tensor tb = materialize(other, dt, dev, shape);
     if (const Tensor* o = std::get_if<Tensor>(&other); o && (*o)->storage() == self->storage() &&
@@ -143,6 +190,7 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
 
 void fill_(const Tensor& t, const Scalar& value) {
   check_writable(*t, "fill_");
+  autograd::check_inplace(t, {}, "fill_");
   if (t->numel()) fill_kernel(t->device())(*t, value);
   t->bump_version();
 }

@@ -2,6 +2,7 @@
 
 #include "backend/kernels/elementwise.h"
 #include "core/device_interface.h"
+#include "ops/graph.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -34,6 +35,7 @@ bool same_layout(const TensorImpl& a, const TensorImpl& b) {
 
 void copy_(const Tensor& dst, const Tensor& src) {
   check_writable(*dst, "copy_");
+  autograd::check_inplace(dst, {&src}, "copy_");
   copy_into(dst, src);
   dst->bump_version();
 }
@@ -66,6 +68,11 @@ Tensor to(const Tensor& t, std::optional<Dtype> dtype, std::optional<Device> dev
   if (dev.is_cuda()) device_interface(dev);  // clear error when CUDA is missing
   Tensor out = TensorImpl::empty(t->shape(), dt, dev);
   copy_into(out, t);
+  const Dtype in_dt = t->dtype();
+  const Device in_dev = t->device();
+  record("ToCopyBackward0", {&t}, {&out}, {}, [in_dt, in_dev](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{to(g[0], in_dt, in_dev)};
+  });
   return out;
 }
 
@@ -76,6 +83,9 @@ Tensor contiguous(const Tensor& t) { return t->is_contiguous() ? t : clone(t); }
 Tensor clone(const Tensor& t) {
   Tensor out = TensorImpl::empty(t->shape(), t->dtype(), t->device());
   if (t->numel()) copy_kernel(t->device())(*out, *t);
+  record("CloneBackward0", {&t}, {&out}, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{g[0]};
+  });
   return out;
 }
 

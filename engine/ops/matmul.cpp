@@ -2,6 +2,7 @@
 
 #include "backend/kernels/blas.h"
 #include "ops/copy.h"
+#include "ops/graph.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -16,11 +17,7 @@ Tensor as_batched(const Tensor& t, const Shape& batch) {
   full.push_back(t->shape()[size_t(t->dim() - 2)]);
   full.push_back(t->shape()[size_t(t->dim() - 1)]);
   Tensor e = expand(t, full, "matmul");
-  const Shape s3{nb, full[full.size() - 2], full.back()};
-  Strides st;
-  if (compute_view_strides(e->shape(), e->strides(), s3, &st)) return e->as_view(s3, st, e->storage_offset());
-  Tensor c = clone(e);
-  return c->as_view(s3, contiguous_strides(s3), 0);
+  return reshape(e, {nb, full[full.size() - 2], full.back()});  // a view when strides allow
 }
 }  // namespace
 
@@ -56,10 +53,16 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   out_shape.push_back(N);
   Tensor out = TensorImpl::empty({a3->shape()[0], M, N}, a->dtype(), a->device());
   gemm_kernel(a->device())(*out, *a3, *b3);
+  record("BmmBackward0", {&a3, &b3}, {&out}, {SavedTensor(a3, false), SavedTensor(b3, false)},
+         [](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           LUCID_CHECK(!is_complex(g[0]->dtype()), NotImplemented, "[matmul] complex gradients are not supported yet");
+           return std::vector<Tensor>{n.needs_input_grad(0) ? matmul(g[0], transpose(s[1], 1, 2)) : nullptr,
+                                      n.needs_input_grad(1) ? matmul(transpose(s[0], 1, 2), g[0]) : nullptr};
+         });
   Shape final_shape = batch;
   if (!a1) final_shape.push_back(M);
   if (!b1) final_shape.push_back(N);
-  return out->as_view(final_shape, contiguous_strides(final_shape), 0);
+  return reshape(out, final_shape);
 }
 
 }  // namespace lucid

@@ -4,6 +4,7 @@
 
 #include "backend/kernels/reduce.h"
 #include "ops/copy.h"
+#include "ops/graph.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -42,8 +43,12 @@ Tensor sum(const Tensor& t, const std::optional<std::vector<int64_t>>& dims, boo
   Tensor p = permute(in, perm);
   Tensor out = TensorImpl::empty(out_shape, out_dt, in->device());
   sum_kernel(in->device())(*out, *p, int(rd.size()));
-  if (keepdim) return out->as_view(keep_shape, contiguous_strides(keep_shape), 0);
-  return out;
+  Tensor result = keepdim ? out->as_view(keep_shape, contiguous_strides(keep_shape), 0) : out;
+  const Shape in_shape = in->shape();
+  record("SumBackward0", {&in}, {&result}, {}, [keep_shape, in_shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{expand(reshape(g[0], keep_shape), in_shape)};
+  });
+  return result;
 }
 
 }  // namespace lucid

@@ -2,9 +2,66 @@
 
 #include <algorithm>
 
+#include <functional>
+
 #include "ops/copy.h"
+#include "ops/creation.h"
+#include "ops/graph.h"
+#include "ops/reduce.h"
 
 namespace lucid {
+
+namespace {
+
+using ViewFn = std::function<Tensor(const Tensor&)>;
+
+// Views that keep every element: the gradient is reshaped back.
+void record_reshape(const char* name, const Tensor& in, const Tensor& out) {
+  const Shape s = in->shape();
+  record(name, {&in}, {&out}, {}, [s](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{reshape(g[0], s)};
+  });
+}
+
+// The gradient of a view that picks some elements: zeros of the base's shape with the gradient
+// written through the same view. Its own backward is that view again (graph mode).
+Tensor view_scatter(const Tensor& g, const Shape& shape, const ViewFn& fn, const char* name) {
+  Tensor z = zeros(shape, g->dtype(), g->device());
+  Tensor region;
+  {
+    autograd::GradModeGuard off(false);
+    region = fn(z);
+  }
+  LUCID_CHECK(!region->has_internal_overlap(), NotImplemented,
+              "[" << name << "] the gradient of overlapping windows (unfold with step < size, as_strided) is not "
+                             "supported yet");
+  if (g->numel()) copy_into(region, g);
+  record("ViewScatterBackward", {&g}, {&z}, {}, [fn](Node&, std::vector<Tensor>& gg, std::vector<Tensor>&) {
+    return std::vector<Tensor>{fn(gg[0])};
+  });
+  return z;
+}
+
+void record_subset(const char* name, const Tensor& in, const Tensor& out, ViewFn fn) {
+  if (!should_record({&in})) return;
+  const Shape s = in->shape();
+  record(name, {&in}, {&out}, {}, [s, fn, name](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{view_scatter(g[0], s, fn, name)};
+  });
+}
+
+}  // namespace
+
+Tensor sum_to(const Tensor& g, const Shape& shape) {
+  if (g->shape() == shape) return g;
+  const int64_t lead = g->dim() - int64_t(shape.size());
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < lead; ++i) dims.push_back(i);
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == 1 && g->shape()[size_t(lead) + i] != 1) dims.push_back(lead + int64_t(i));
+  Tensor r = dims.empty() ? g : sum(g, dims, /*keepdim=*/true);
+  return reshape(r, shape);
+}
 
 Tensor as_strided(const Tensor& t, const Shape& size, const Strides& stride, std::optional<int64_t> offset) {
   LUCID_CHECK(size.size() == stride.size(), ShapeMismatch,
@@ -22,7 +79,14 @@ Tensor as_strided(const Tensor& t, const Shape& size, const Strides& stride, std
   LUCID_CHECK(max_index < capacity, Index,
               "[as_strided] size " << shape_str(size) << ", stride " << shape_str(stride) << " and offset " << off
                                    << " reach element " << max_index << " of a storage of " << capacity << " elements");
-  return t->as_view(size, stride, off);
+  Tensor out = t->as_view(size, stride, off);
+  const int64_t base_off = t->storage_offset();
+  const bool dense = t->is_contiguous();
+  record_subset("AsStridedBackward0", t, out, [size, stride, off, base_off, dense](const Tensor& z) {
+    LUCID_CHECK(dense, NotImplemented, "[as_strided] the gradient of as_strided on a non-contiguous tensor is not supported yet");
+    return as_strided(z, size, stride, off - base_off + z->storage_offset());
+  });
+  return out;
 }
 
 Tensor view(const Tensor& t, const Shape& shape) {
@@ -32,7 +96,9 @@ Tensor view(const Tensor& t, const Shape& shape) {
               "[view] size " << shape_str(s) << " is not compatible with input of shape " << shape_str(t->shape())
                              << " and strides " << shape_str(t->strides())
                              << " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  record_reshape("ViewBackward0", t, out);
+  return out;
 }
 
 Tensor view_dtype(const Tensor& t, Dtype dtype) {
@@ -45,9 +111,15 @@ Tensor view_dtype(const Tensor& t, Dtype dtype) {
 Tensor reshape(const Tensor& t, const Shape& shape) {
   const Shape s = infer_size(shape, t->numel(), "reshape");
   Strides st;
-  if (compute_view_strides(t->shape(), t->strides(), s, &st)) return t->as_view(s, st, t->storage_offset());
+  if (compute_view_strides(t->shape(), t->strides(), s, &st)) {
+    Tensor out = t->as_view(s, st, t->storage_offset());
+    record_reshape("ViewBackward0", t, out);
+    return out;
+  }
   Tensor c = clone(t);
-  return c->as_view(s, contiguous_strides(s), 0);
+  Tensor out = c->as_view(s, contiguous_strides(s), 0);
+  record_reshape("ReshapeAliasBackward0", c, out);
+  return out;
 }
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
@@ -76,21 +148,35 @@ Tensor permute(const Tensor& t, const std::vector<int64_t>& dims) {
     s[size_t(i)] = t->shape()[size_t(d)];
     st[size_t(i)] = t->strides()[size_t(d)];
   }
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  if (should_record({&t})) {
+    std::vector<int64_t> inv(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) inv[size_t(wrap_dim(dims[size_t(i)], n, "permute"))] = i;
+    record("PermuteBackward0", {&t}, {&out}, {}, [inv](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+      return std::vector<Tensor>{permute(g[0], inv)};
+    });
+  }
+  return out;
 }
 
 Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
   if (t->dim() == 0) {
     wrap_dim(d0, 0, "transpose");
     wrap_dim(d1, 0, "transpose");
-    return t->as_view({}, {}, t->storage_offset());
+    Tensor out = t->as_view({}, {}, t->storage_offset());
+    record_reshape("TransposeBackward0", t, out);
+    return out;
   }
   const int64_t a = wrap_dim(d0, t->dim(), "transpose"), b = wrap_dim(d1, t->dim(), "transpose");
   Shape s = t->shape();
   Strides st = t->strides();
   std::swap(s[size_t(a)], s[size_t(b)]);
   std::swap(st[size_t(a)], st[size_t(b)]);
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  record("TransposeBackward0", {&t}, {&out}, {}, [a, b](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{transpose(g[0], a, b)};
+  });
+  return out;
 }
 
 Tensor t_(const Tensor& t) {
@@ -118,7 +204,9 @@ Tensor squeeze(const Tensor& t, std::optional<std::vector<int64_t>> dims) {
   Strides st;
   for (int64_t i = 0; i < t->dim(); ++i)
     if (!drop[size_t(i)]) { s.push_back(t->shape()[size_t(i)]); st.push_back(t->strides()[size_t(i)]); }
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  record_reshape("SqueezeBackward0", t, out);
+  return out;
 }
 
 Tensor unsqueeze(const Tensor& t, int64_t dim) {
@@ -128,7 +216,9 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
   const int64_t new_stride = d >= t->dim() ? 1 : s[size_t(d)] * st[size_t(d)];
   s.insert(s.begin() + d, 1);
   st.insert(st.begin() + d, new_stride);
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  record_reshape("UnsqueezeBackward0", t, out);
+  return out;
 }
 
 Tensor expand(const Tensor& t, const Shape& shape, const char* op) {
@@ -161,7 +251,12 @@ Tensor expand(const Tensor& t, const Shape& shape, const char* op) {
       st[size_t(i)] = 0;
     }
   }
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  const Shape in_shape = t->shape();
+  record("ExpandBackward0", {&t}, {&out}, {}, [in_shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{sum_to(g[0], in_shape)};
+  });
+  return out;
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -174,7 +269,9 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
               "[narrow] start (" << start << ") + length (" << length << ") exceeds dimension size (" << size << ")");
   Shape s = t->shape();
   s[size_t(d)] = length;
-  return t->as_view(s, t->strides(), t->storage_offset() + start * t->strides()[size_t(d)]);
+  Tensor out = t->as_view(s, t->strides(), t->storage_offset() + start * t->strides()[size_t(d)]);
+  record_subset("NarrowBackward0", t, out, [d, start, length](const Tensor& z) { return narrow(z, d, start, length); });
+  return out;
 }
 
 Tensor select(const Tensor& t, int64_t dim, int64_t index) {
@@ -189,7 +286,9 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
   const int64_t off = t->storage_offset() + index * st[size_t(d)];
   s.erase(s.begin() + d);
   st.erase(st.begin() + d);
-  return t->as_view(s, st, off);
+  Tensor out = t->as_view(s, st, off);
+  record_subset("SelectBackward0", t, out, [d, index](const Tensor& z) { return select(z, d, index); });
+  return out;
 }
 
 Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
@@ -208,7 +307,11 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
   s[size_t(d)] = (e - b + step - 1) / step;
   const int64_t off = t->storage_offset() + b * st[size_t(d)];
   st[size_t(d)] *= step;
-  return t->as_view(s, st, off);
+  Tensor out = t->as_view(s, st, off);
+  record_subset("SliceBackward0", t, out, [d, b, e, step](const Tensor& z) {
+    return slice(z, d, b, e, step);
+  });
+  return out;
 }
 
 Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
@@ -217,7 +320,11 @@ Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   LUCID_CHECK(size >= 0 && size <= len, ShapeMismatch,
               "[unfold] maximum size for tensor at dimension " << d << " is " << len << " but size is " << size);
   LUCID_CHECK(step > 0, Value, "[unfold] step is " << step << " but must be > 0");
-  if (t->dim() == 0) return t->as_view({size}, {1}, t->storage_offset());
+  if (t->dim() == 0) {
+    Tensor out = t->as_view({size}, {1}, t->storage_offset());
+    record_reshape("UnfoldBackward0", t, out);
+    return out;
+  }
   Shape s = t->shape();
   Strides st = t->strides();
   const int64_t inner = st[size_t(d)];
@@ -225,7 +332,9 @@ Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   st[size_t(d)] = step * inner;
   s.push_back(size);
   st.push_back(inner);
-  return t->as_view(s, st, t->storage_offset());
+  Tensor out = t->as_view(s, st, t->storage_offset());
+  record_subset("UnfoldBackward0", t, out, [d, size, step](const Tensor& z) { return unfold(z, d, size, step); });
+  return out;
 }
 
 Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
@@ -246,7 +355,9 @@ Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
     if (i != a && i != b) { s.push_back(t->shape()[size_t(i)]); st.push_back(t->strides()[size_t(i)]); }
   s.push_back(len);
   st.push_back(t->strides()[size_t(a)] + t->strides()[size_t(b)]);
-  return t->as_view(s, st, off);
+  Tensor out = t->as_view(s, st, off);
+  record_subset("DiagonalBackward0", t, out, [offset, a, b](const Tensor& z) { return diagonal(z, offset, a, b); });
+  return out;
 }
 
 Tensor alias(const Tensor& t) { return t->as_view(t->shape(), t->strides(), t->storage_offset()); }

@@ -2,8 +2,11 @@
 // Autograd fields of a tensor, created lazily (spec 001). The engine that uses them lives in
 // engine/autograd/; this layer only stores them, so Node is forward-declared.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace lucid {
 
@@ -16,6 +19,9 @@ struct AutogradMeta {
   std::shared_ptr<TensorImpl> grad;             // accumulated gradient (graph-mode when create_graph)
   std::shared_ptr<autograd::Node> grad_fn;      // null for leaves
   uint32_t output_nr = 0;                       // which output of grad_fn this tensor is
+  std::weak_ptr<autograd::Node> grad_accumulator;  // a leaf's AccumulateGrad, shared by all its uses
+  // Hooks on a leaf (a non-leaf's hooks live on its grad_fn, spec 000): (id, hook) in order.
+  std::vector<std::pair<int, std::function<std::shared_ptr<TensorImpl>(const std::shared_ptr<TensorImpl>&)>>> hooks;
   std::string name;
 };
 

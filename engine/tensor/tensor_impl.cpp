@@ -1,6 +1,7 @@
 #include "tensor/tensor_impl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "core/device_interface.h"
@@ -8,10 +9,19 @@
 
 namespace lucid {
 
+namespace {
+std::atomic<int64_t> g_live{0};
+}
+
 TensorImpl::TensorImpl(StoragePtr storage, Dtype dtype, Shape shape, Strides strides, int64_t offset)
     : storage_(std::move(storage)), dtype_(dtype), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {
   refresh();
+  g_live.fetch_add(1, std::memory_order_relaxed);
 }
+
+TensorImpl::~TensorImpl() { g_live.fetch_sub(1, std::memory_order_relaxed); }
+
+int64_t TensorImpl::live_count() { return g_live.load(std::memory_order_relaxed); }
 
 void TensorImpl::refresh() {
   numel_ = numel_of(shape_);

@@ -18,6 +18,11 @@ using Tensor = std::shared_ptr<TensorImpl>;
 class TensorImpl {
  public:
   TensorImpl(StoragePtr storage, Dtype dtype, Shape shape, Strides strides, int64_t offset);
+  ~TensorImpl();
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  // Live TensorImpls in the process (tests use it to find leaks).
+  static int64_t live_count();
 
   // A fresh contiguous tensor with uninitialised data.
   static Tensor empty(const Shape& shape, Dtype dtype, Device device, bool pinned = false);

@@ -1,0 +1,113 @@
+// Autograd: grad mode, the graph's nodes, backward/grad, hooks and retain_grad.
+#include "autograd/engine.h"
+#include "autograd/grad_mode.h"
+#include "bindings/common.h"
+#include "ops/view.h"
+
+namespace lucid::py {
+
+namespace {
+
+int g_next_hook_id = 0;
+
+autograd::Hook wrap_hook(nb::object fn) {
+  // The callable outlives this call inside the engine's graph; hold it with the GIL on release.
+  auto holder = std::shared_ptr<nb::object>(new nb::object(std::move(fn)), [](nb::object* o) {
+    nb::gil_scoped_acquire g;
+    delete o;
+  });
+  return [holder](const Tensor& g) -> Tensor {
+    nb::gil_scoped_acquire gil;
+    nb::object r = (*holder)(nb::cast(g));
+    if (r.is_none()) return nullptr;
+    return nb::cast<Tensor>(r);
+  };
+}
+
+struct HookHandle {
+  std::weak_ptr<TensorImpl> leaf;         // for leaf hooks
+  std::weak_ptr<autograd::Node> node;     // for non-leaf hooks
+  uint32_t slot = 0;
+  int id = -1;
+  void remove() {
+    auto drop = [this](auto& v) {
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (it->first == id) { v.erase(it); return; }
+    };
+    if (auto t = leaf.lock(); t && t->autograd_meta()) drop(t->autograd_meta()->hooks);
+    if (auto n = node.lock(); n && slot < n->tensor_hooks.size()) drop(n->tensor_hooks[slot]);
+  }
+};
+
+}  // namespace
+
+void init_autograd(nb::module_& m) {
+  m.def("is_grad_enabled", &autograd::grad_enabled);
+  m.def("_set_grad_enabled", &autograd::set_grad_enabled);
+  m.def("is_inference_mode_enabled", &autograd::inference_mode);
+  m.def("_set_inference_mode", &autograd::set_inference_mode);
+  m.def("live_tensor_count", &TensorImpl::live_count);
+
+  nb::class_<autograd::Node>(m, "Node")
+      .def("name", &autograd::Node::name)
+      .def_prop_ro("next_functions", [](const autograd::Node& n) {
+        nb::list l;
+        for (auto& e : n.next_edges) l.append(nb::make_tuple(e.fn ? nb::cast(e.fn) : nb::none(), e.input_nr));
+        return nb::tuple(l);
+      })
+      .def("__repr__", [](const autograd::Node& n) { return "<" + n.name() + ">"; });
+
+  nb::class_<HookHandle>(m, "RemovableHandle")
+      .def("remove", &HookHandle::remove)
+      .def_prop_ro("id", [](const HookHandle& h) { return h.id; });
+
+  auto cls = nb::borrow<nb::class_<TensorImpl>>(m.attr("Tensor"));
+  cls.def_prop_ro("grad_fn", [](const TensorImpl& t) -> std::shared_ptr<autograd::Node> {
+        return t.autograd_meta() ? t.autograd_meta()->grad_fn : nullptr;
+      })
+      .def_prop_ro("output_nr", [](const TensorImpl& t) { return t.autograd_meta() ? t.autograd_meta()->output_nr : 0u; })
+      .def("register_hook", [](const Tensor& t, nb::object fn) {
+        LUCID_CHECK(autograd::requires_grad(t), Generic,
+                    "cannot register a hook on a tensor that doesn't require gradient");
+        HookHandle h;
+        h.id = g_next_hook_id++;
+        auto& meta = t->ensure_autograd_meta();
+        if (meta.grad_fn) {
+          h.node = meta.grad_fn;
+          h.slot = meta.output_nr;
+          meta.grad_fn->tensor_hooks[meta.output_nr].emplace_back(h.id, wrap_hook(std::move(fn)));
+        } else {
+          h.leaf = t;
+          meta.hooks.emplace_back(h.id, wrap_hook(std::move(fn)));
+        }
+        return h;
+      }, nb::arg("hook"))
+      .def("retain_grad", [](const Tensor& t) {
+        LUCID_CHECK(autograd::requires_grad(t), Generic, "can't retain_grad on Tensor that has requires_grad=False");
+        auto& meta = t->ensure_autograd_meta();
+        if (!meta.grad_fn) return;  // a leaf keeps its gradient anyway
+        meta.retains_grad = true;
+        meta.grad_fn->retained[meta.output_nr] = t;
+      })
+      .def("detach_", [](const Tensor& t) {
+        if (auto* m = t->autograd_meta()) {
+          m->grad_fn.reset();  // spec 001: drops the backward function, keeps the meta
+          m->requires_grad = false;
+          m->output_nr = 0;
+        }
+        return t;
+      });
+
+  m.def("_run_backward", [](std::vector<Tensor> roots, std::vector<Tensor> grads, std::vector<Tensor> inputs,
+                            bool keep_graph, bool create_graph, bool accumulate, bool allow_unused) {
+    autograd::BackwardOptions o;
+    o.keep_graph = keep_graph;
+    o.create_graph = create_graph;
+    o.accumulate = accumulate;
+    o.allow_unused = allow_unused;
+    nb::gil_scoped_release nogil;  // hooks take the GIL back when they call into Python
+    return autograd::run_backward(roots, grads, inputs, o);
+  });
+}
+
+}  // namespace lucid::py

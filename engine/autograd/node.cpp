@@ -1,0 +1,140 @@
+#include "autograd/node.h"
+
+#include <atomic>
+
+#include "autograd/grad_mode.h"
+
+namespace lucid::autograd {
+
+namespace {
+std::atomic<uint64_t> g_sequence{0};
+GraphOps g_ops;
+Tensor alias(const Tensor& t) { return t->as_view(t->shape(), t->strides(), t->storage_offset()); }
+}  // namespace
+
+void register_graph_ops(const GraphOps& ops) { g_ops = ops; }
+const GraphOps& graph_ops() {
+  LUCID_CHECK(g_ops.add, Generic, "autograd: graph ops were not registered (ops/autograd_ops.cpp not linked)");
+  return g_ops;
+}
+
+Node::Node() : sequence_nr(g_sequence.fetch_add(1, std::memory_order_relaxed)) {}
+
+SavedTensor::SavedTensor(const Tensor& t, bool is_output) {
+  if (!t) return;
+  was_defined_ = true;
+  is_output_ = is_output;
+  version_ = t->version();
+  requires_grad_ = requires_grad(t);
+  if (is_output && t->autograd_meta() && t->autograd_meta()->grad_fn) {
+    fn_ = t->autograd_meta()->grad_fn;
+    output_nr_ = t->autograd_meta()->output_nr;
+    data_ = alias(t);  // same storage and layout, no autograd meta: no cycle through the node
+  } else {
+    data_ = t;
+  }
+}
+
+Tensor SavedTensor::unpack(const Node& owner) const {
+  if (!was_defined_) return nullptr;
+  LUCID_CHECK(!released_, Generic,
+              "Trying to backward through the graph a second time (or directly access saved tensors after they "
+              "have already been freed). Saved intermediate values of the graph are freed when you call "
+              ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph "
+              "a second time or if you need to access saved tensors after calling backward. (node "
+                  << owner.name() << ")");
+  LUCID_CHECK(data_->version() == version_, VersionMismatch,
+              "one of the tensors needed for gradient computation has been modified by an inplace operation: ["
+                  << owner.name() << "] saved a tensor of shape " << shape_str(data_->shape()) << " at version "
+                  << version_ << ", and it is now at version " << data_->version()
+                  << ". Find the in-place write (clone the tensor before it, or move the write).");
+  if (!is_output_) return data_;
+  auto fn = fn_.lock();
+  if (!fn) return data_;
+  // Re-attach the output to its node so a graph-mode backward can differentiate through it.
+  Tensor t = alias(data_);
+  auto& m = t->ensure_autograd_meta();
+  m.grad_fn = fn;
+  m.output_nr = output_nr_;
+  m.requires_grad = requires_grad_;
+  return t;
+}
+
+AccumulateGrad::AccumulateGrad(Tensor l) : leaf(std::move(l)) {
+  outputs.push_back({leaf->shape(), leaf->dtype(), leaf->device()});
+  tensor_hooks.resize(1);
+  retained.resize(1);
+}
+
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
+  Tensor g = std::move(grads[0]);
+  auto& meta = leaf->ensure_autograd_meta();
+  if (!g) return {};
+  const bool graph = grad_enabled();  // the engine turns grad mode on under create_graph
+  if (!meta.grad) {
+    // Steal the buffer when nothing else can see it; otherwise keep a private copy.
+    const bool private_buffer = g.use_count() == 1 && g->storage().use_count() == 1 && g->is_contiguous();
+    meta.grad = graph || private_buffer ? g : graph_ops().clone(g);
+  } else if (graph) {
+    meta.grad = graph_ops().add(meta.grad, g);  // differentiable accumulation (spec 001)
+  } else {
+    graph_ops().add_inplace(meta.grad, g);
+  }
+  return {};
+}
+
+bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = t ? t->autograd_meta() : nullptr;
+  return m && (m->requires_grad || m->grad_fn);
+}
+
+bool any_requires_grad(std::initializer_list<const Tensor*> ts) {
+  if (!grad_enabled()) return false;
+  for (const Tensor* t : ts)
+    if (t && requires_grad(*t)) return true;
+  return false;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  if (!requires_grad(t)) return {};
+  AutogradMeta& m = t->ensure_autograd_meta();
+  if (m.grad_fn) return {m.grad_fn, m.output_nr};
+  auto acc = m.grad_accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    m.grad_accumulator = acc;
+  }
+  return {acc, 0};
+}
+
+void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
+                 std::initializer_list<const Tensor*> outputs) {
+  node->next_edges.clear();
+  for (const Tensor* t : inputs) node->next_edges.push_back(t ? gradient_edge(*t) : Edge{});
+  uint32_t k = 0;
+  node->outputs.clear();
+  for (const Tensor* t : outputs) {
+    node->outputs.push_back({(*t)->shape(), (*t)->dtype(), (*t)->device()});
+    AutogradMeta& m = (*t)->ensure_autograd_meta();
+    m.grad_fn = node;
+    m.output_nr = k++;
+    m.requires_grad = true;
+  }
+  node->tensor_hooks.resize(node->outputs.size());
+  node->retained.resize(node->outputs.size());
+}
+
+void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op) {
+  if (!grad_enabled()) return;
+  const AutogradMeta* m = self->autograd_meta();
+  LUCID_CHECK(!(m && m->requires_grad && !m->grad_fn), Generic,
+              "[" << op << "] a leaf tensor that requires grad is being used in an in-place operation (shape "
+                  << shape_str(self->shape()) << "). Wrap the update in lucid.no_grad() or clone the tensor first.");
+  bool involved = requires_grad(self);
+  for (const Tensor* o : others) involved = involved || (o && requires_grad(*o));
+  LUCID_CHECK(!involved, NotImplemented,
+              "[" << op << "] in-place operations on tensors that take part in autograd are not supported yet (shape "
+                  << shape_str(self->shape()) << "); use the out-of-place form (e.g. x = x + y) or lucid.no_grad()");
+}
+
+}  // namespace lucid::autograd

@@ -1,0 +1,105 @@
+#pragma once
+// The autograd graph (spec 001): a Node per recorded op, Edges to the nodes that produced its
+// inputs, saved tensors with version checks, and tensor hooks. The engine is in engine.h.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensor/tensor_impl.h"
+
+namespace lucid::autograd {
+
+class Node;
+using Hook = std::function<Tensor(const Tensor&)>;  // returns nullptr to keep the gradient
+
+struct Edge {
+  std::shared_ptr<Node> fn;  // null: this input needs no gradient
+  uint32_t input_nr = 0;     // which output slot of fn the gradient flows into
+};
+
+struct OutputInfo {
+  Shape shape;
+  Dtype dtype;
+  Device device;
+};
+
+// A tensor a node keeps for its backward. Inputs are held as they are; outputs are held without
+// their grad_fn (which is the saving node itself) to avoid a cycle, and get it back on unpack.
+class SavedTensor {
+ public:
+  SavedTensor() = default;
+  SavedTensor(const Tensor& t, bool is_output);
+  Tensor unpack(const Node& owner) const;  // VersionMismatch if the tensor was modified in place
+  void reset() { data_.reset(); released_ = true; }
+  bool defined() const { return was_defined_; }
+
+ private:
+  Tensor data_;
+  std::weak_ptr<Node> fn_;
+  uint32_t output_nr_ = 0;
+  int64_t version_ = 0;
+  bool is_output_ = false, was_defined_ = false, released_ = false, requires_grad_ = false;
+};
+
+class Node : public std::enable_shared_from_this<Node> {
+ public:
+  Node();
+  virtual ~Node() = default;
+  // grads: one per output slot, zeros materialised for slots that received none. Returns one
+  // gradient per next_edge (nullptr where that input needs none).
+  virtual std::vector<Tensor> apply(std::vector<Tensor>&& grads) = 0;
+  virtual std::string name() const = 0;
+  // Frees saved tensors after a backward without retain_graph. Returns whether there were any.
+  virtual bool release_saved() { return false; }
+
+  std::vector<Edge> next_edges;
+  std::vector<OutputInfo> outputs;
+  // Hooks on this node's outputs (tensor.register_hook on a non-leaf): per slot, (id, hook).
+  std::vector<std::vector<std::pair<int, Hook>>> tensor_hooks;
+  // retain_grad() targets per output slot.
+  std::vector<std::weak_ptr<TensorImpl>> retained;
+  uint64_t sequence_nr;
+  bool released = false;
+
+  bool needs_input_grad(size_t i) const { return i < next_edges.size() && next_edges[i].fn != nullptr; }
+};
+
+// The node at a leaf that requires grad: adds the incoming gradient into .grad.
+class AccumulateGrad final : public Node {
+ public:
+  explicit AccumulateGrad(Tensor leaf);
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
+  std::string name() const override { return "AccumulateGrad"; }
+  Tensor leaf;
+};
+
+// Arithmetic the engine needs (summing gradients, zeros for slots that got none, copying a grad
+// buffer), supplied by ops/ at start-up so this layer does not depend on ops (DESIGN.md §2).
+struct GraphOps {
+  Tensor (*add)(const Tensor&, const Tensor&) = nullptr;        // out of place, recorded in graph mode
+  void (*add_inplace)(const Tensor&, const Tensor&) = nullptr;  // dst += src (no graph)
+  Tensor (*zeros)(const OutputInfo&) = nullptr;
+  Tensor (*clone)(const Tensor&) = nullptr;
+};
+void register_graph_ops(const GraphOps& ops);
+const GraphOps& graph_ops();
+
+// ---- recording (used by ops)
+
+// True when grad mode is on and any of the tensors requires grad.
+bool any_requires_grad(std::initializer_list<const Tensor*> ts);
+bool requires_grad(const Tensor& t);
+// The edge a gradient for `t` flows along (its grad_fn slot, or its AccumulateGrad).
+Edge gradient_edge(const Tensor& t);
+// Connects `node` to `inputs` (null edges for those that need no grad) and makes it the grad_fn of
+// `outputs`.
+void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
+                 std::initializer_list<const Tensor*> outputs);
+// In-place writes: refuses leaves that require grad (outside no_grad) and, for now, any in-place
+// write that autograd would have to record (docs/notes/autograd.md).
+void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op);
+
+}  // namespace lucid::autograd
