@@ -39,9 +39,53 @@ struct HookHandle {
   }
 };
 
+// A Python object held by a node: released with the GIL, whatever thread drops the node.
+std::shared_ptr<nb::object> hold(nb::object o) {
+  return std::shared_ptr<nb::object>(new nb::object(std::move(o)), [](nb::object* p) {
+    nb::gil_scoped_acquire g;
+    delete p;
+  });
+}
+
+// The node of a lucid.autograd.Function: backward calls back into Python.
+class PyFunctionNode final : public autograd::Node {
+ public:
+  PyFunctionNode(std::string name, nb::object backward, nb::object release)
+      : name_(std::move(name)), backward_(hold(std::move(backward))), release_(hold(std::move(release))) {}
+  std::vector<Tensor> apply(std::vector<Tensor>&& grads) override {
+    nb::gil_scoped_acquire gil;
+    nb::list gl;
+    for (auto& g : grads) gl.append(g ? nb::cast(g) : nb::none());
+    nb::object r = (*backward_)(nb::tuple(gl));
+    std::vector<Tensor> out;
+    for (nb::handle h : r) out.push_back(h.is_none() ? nullptr : nb::cast<Tensor>(h));
+    LUCID_CHECK(out.size() == next_edges.size(), Generic,
+                "function " << name_ << " returned " << out.size() << " gradients, expected " << next_edges.size());
+    return out;
+  }
+  std::string name() const override { return name_; }
+  bool release_saved() override {
+    nb::gil_scoped_acquire gil;
+    return nb::cast<bool>((*release_)());
+  }
+
+ private:
+  std::string name_;
+  std::shared_ptr<nb::object> backward_, release_;
+};
+
 }  // namespace
 
 void init_autograd(nb::module_& m) {
+  m.def("_record_function", [](std::string name, nb::object backward, nb::object release, std::vector<Tensor> inputs,
+                               std::vector<Tensor> outputs, bool materialize) {
+    auto node = std::make_shared<PyFunctionNode>(std::move(name), std::move(backward), std::move(release));
+    node->materialize_grads = materialize;
+    std::vector<const Tensor*> in, out;
+    for (auto& t : inputs) in.push_back(&t);
+    for (auto& t : outputs) out.push_back(&t);
+    autograd::set_history(node, in, out);
+  });
   m.def("is_grad_enabled", &autograd::grad_enabled);
   m.def("_set_grad_enabled", &autograd::set_grad_enabled);
   m.def("is_inference_mode_enabled", &autograd::inference_mode);

@@ -143,7 +143,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
       }
       const bool run = acc ? opt.accumulate && (inputs.empty() || targets.count(n)) : true;
       if (run) {
-        for (size_t i = 0; i < g.size(); ++i)
+        for (size_t i = 0; i < g.size() && n->materialize_grads; ++i)
           if (!g[i]) g[i] = ops.zeros(n->outputs[i]);
         outs = n->apply(std::move(g));
         ran.push_back(n->shared_from_this());

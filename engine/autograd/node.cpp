@@ -107,8 +107,8 @@ Edge gradient_edge(const Tensor& t) {
   return {acc, 0};
 }
 
-void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
-                 std::initializer_list<const Tensor*> outputs) {
+void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>& inputs,
+                 const std::vector<const Tensor*>& outputs) {
   node->next_edges.clear();
   for (const Tensor* t : inputs) node->next_edges.push_back(t ? gradient_edge(*t) : Edge{});
   uint32_t k = 0;

@@ -63,6 +63,7 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<std::weak_ptr<TensorImpl>> retained;
   uint64_t sequence_nr;
   bool released = false;
+  bool materialize_grads = true;  // zeros for output slots that received no gradient
 
   bool needs_input_grad(size_t i) const { return i < next_edges.size() && next_edges[i].fn != nullptr; }
 };
@@ -96,8 +97,12 @@ bool requires_grad(const Tensor& t);
 Edge gradient_edge(const Tensor& t);
 // Connects `node` to `inputs` (null edges for those that need no grad) and makes it the grad_fn of
 // `outputs`.
-void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
-                 std::initializer_list<const Tensor*> outputs);
+void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>& inputs,
+                 const std::vector<const Tensor*>& outputs);
+inline void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
+                        std::initializer_list<const Tensor*> outputs) {
+  set_history(node, std::vector<const Tensor*>(inputs), std::vector<const Tensor*>(outputs));
+}
 // In-place writes: refuses leaves that require grad (outside no_grad) and, for now, any in-place
 // write that autograd would have to record (docs/notes/autograd.md).
 void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op);

@@ -5,6 +5,9 @@ from lucid import _C
 from lucid.autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
                                       is_inference_mode_enabled)
 
+from lucid.autograd.function import Function, FunctionCtx, once_differentiable
+from lucid.autograd.gradcheck import gradcheck, gradgradcheck, GradcheckError
+
 Node = _C.Node
 
 
@@ -58,5 +61,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return tuple(res)
 
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck", "GradcheckError",
+           "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "Node"]
