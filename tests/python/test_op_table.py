@@ -497,3 +497,41 @@ def test_matmul_shapes():
     assert tuple((lucid.ones(3) @ lucid.ones(7, 3, 2)).shape) == (7, 2)
     k0 = lucid.ones(2, 0) @ lucid.ones(0, 3)
     assert k0.tolist() == [[0.0] * 3] * 2
+
+
+# ---------------------------------------------------------------------------------------------
+# gradients: float64 finite differences (first and second order) for every differentiable op
+
+def _grad_params():
+    out = []
+    for op in ALL_OPS:
+        if lucid.float64 not in op.dtypes:
+            continue
+        for s in op.samples(lucid.float64):
+            if s.crash or s.kind not in ("basic", "broadcast", "0d") or any(0 in sh for sh in s.shapes):
+                continue
+            if "dtype" in s.kwargs:
+                continue
+            if sum(int(np.prod(sh)) for sh in s.shapes) > 60:
+                continue
+            marks = []
+            if op.out_dtype(lucid.float64, **s.kwargs).is_complex:
+                # complex gradients need conj(), which comes with the op library
+                marks.append(pytest.mark.xfail(raises=NotImplementedError, strict=True,
+                                               reason="complex autograd is not implemented yet"))
+            out.append(pytest.param(op, s, id=f"{op.name}-{s.id}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("op,sample", _grad_params())
+def test_gradcheck(op, sample):
+    """gradcheck and gradgradcheck on float64 inputs (spec: every op has a vjp in lucid ops)."""
+    rng = _rng("grad", op.name, sample.id)
+    tensors, _ = _inputs(op, sample, lucid.float64, rng)
+    leaves = [t.contiguous().detach().requires_grad_() for t in tensors]
+
+    def f(*xs):
+        return op.op(*xs, **sample.kwargs)
+
+    assert lucid.autograd.gradcheck(f, tuple(leaves))
+    assert lucid.autograd.gradgradcheck(f, tuple(leaves))
