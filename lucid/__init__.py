@@ -24,6 +24,7 @@ from lucid._ops import add, sub, mul, div, matmul, sum, reshape, permute, transp
     narrow, select, diagonal, broadcast_to, as_strided, clone, numel
 from lucid import cuda
 from lucid import autograd
+from lucid import utils
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled
 

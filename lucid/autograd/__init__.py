@@ -8,6 +8,8 @@ from lucid.autograd.grad_mode import (no_grad, enable_grad, set_grad_enabled, in
 from lucid.autograd.function import Function, FunctionCtx, once_differentiable
 from lucid.autograd.gradcheck import gradcheck, gradgradcheck, GradcheckError
 
+from lucid.utils.checkpoint import checkpoint, checkpoint_sequential
+
 Node = _C.Node
 
 
