@@ -76,7 +76,21 @@ class PyFunctionNode final : public autograd::Node {
 
 }  // namespace
 
+std::string python_trace() {
+  nb::gil_scoped_acquire g;
+  nb::object lines = nb::module_::import_("traceback").attr("format_stack")();
+  std::string out;
+  for (nb::handle l : lines) out += nb::cast<std::string>(l);
+  return out;
+}
+
 void init_autograd(nb::module_& m) {
+  m.def("_set_anomaly_enabled", [](bool on, bool check_nan) {
+    autograd::set_trace_provider(&python_trace);
+    autograd::set_anomaly_enabled(on, check_nan);
+  }, nb::arg("enabled"), nb::arg("check_nan") = true);
+  m.def("is_anomaly_enabled", &autograd::anomaly_enabled);
+  m.def("is_anomaly_check_nan_enabled", &autograd::anomaly_check_nan);
   m.def("_record_function", [](std::string name, nb::object backward, nb::object release, std::vector<Tensor> inputs,
                                std::vector<Tensor> outputs, bool materialize) {
     auto node = std::make_shared<PyFunctionNode>(std::move(name), std::move(backward), std::move(release));

@@ -147,6 +147,14 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
           if (!g[i]) g[i] = ops.zeros(n->outputs[i]);
         outs = n->apply(std::move(g));
         ran.push_back(n->shared_from_this());
+        if (anomaly_enabled() && anomaly_check_nan() && ops.has_nan) {
+          for (size_t j = 0; j < outs.size(); ++j)
+            LUCID_CHECK(!(outs[j] && ops.has_nan(outs[j])), Generic,
+                        "Function '" << n->name() << "' returned nan values in its " << j << "th output."
+                                     << (n->creation_trace.empty()
+                                             ? std::string()
+                                             : "\nTraceback of forward call that caused the error:\n" + n->creation_trace));
+        }
       }
     }
     for (size_t j = 0; j < n->next_edges.size(); ++j) {

@@ -7,6 +7,12 @@ void set_grad_enabled(bool on);
 bool inference_mode();
 void set_inference_mode(bool on);
 
+// Anomaly mode (process-wide, as in PyTorch): nodes remember where their forward ran, and a
+// backward that produces NaN names the node and shows that place.
+bool anomaly_enabled();
+bool anomaly_check_nan();
+void set_anomaly_enabled(bool on, bool check_nan = true);
+
 // RAII: sets grad mode for a scope and restores the previous value.
 class GradModeGuard {
  public:

@@ -12,7 +12,10 @@ GraphOps g_ops;
 Tensor alias(const Tensor& t) { return t->as_view(t->shape(), t->strides(), t->storage_offset()); }
 }  // namespace
 
+TraceProvider g_trace = nullptr;
+
 void register_graph_ops(const GraphOps& ops) { g_ops = ops; }
+void set_trace_provider(TraceProvider fn) { g_trace = fn; }
 const GraphOps& graph_ops() {
   LUCID_CHECK(g_ops.add, Generic, "autograd: graph ops were not registered (ops/autograd_ops.cpp not linked)");
   return g_ops;
@@ -122,6 +125,7 @@ void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tens
   }
   node->tensor_hooks.resize(node->outputs.size());
   node->retained.resize(node->outputs.size());
+  if (anomaly_enabled() && g_trace) node->creation_trace = g_trace();
 }
 
 void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op) {

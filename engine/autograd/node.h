@@ -64,6 +64,7 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t sequence_nr;
   bool released = false;
   bool materialize_grads = true;  // zeros for output slots that received no gradient
+  std::string creation_trace;     // where the forward ran (anomaly mode only)
 
   bool needs_input_grad(size_t i) const { return i < next_edges.size() && next_edges[i].fn != nullptr; }
 };
@@ -84,7 +85,12 @@ struct GraphOps {
   void (*add_inplace)(const Tensor&, const Tensor&) = nullptr;  // dst += src (no graph)
   Tensor (*zeros)(const OutputInfo&) = nullptr;
   Tensor (*clone)(const Tensor&) = nullptr;
+  bool (*has_nan)(const Tensor&) = nullptr;
 };
+
+// Anomaly mode: who describes "where the forward ran" (the Python bindings give a traceback).
+using TraceProvider = std::string (*)();
+void set_trace_provider(TraceProvider fn);
 void register_graph_ops(const GraphOps& ops);
 const GraphOps& graph_ops();
 

@@ -3,6 +3,7 @@
 #include "ops/binary.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
+#include "ops/host.h"
 
 namespace lucid {
 namespace {
@@ -12,6 +13,22 @@ const bool registered = [] {
   g.add_inplace = [](const Tensor& a, const Tensor& b) { binary_(BinaryOp::Add, a, b); };
   g.zeros = [](const autograd::OutputInfo& i) { return zeros(i.shape, i.dtype, i.device); };
   g.clone = [](const Tensor& t) { return clone(t); };
+  g.has_nan = [](const Tensor& t) {
+    if (!is_floating(t->dtype()) && !is_complex(t->dtype())) return false;
+    Tensor h = to_host_contiguous(t);
+    return dispatch_dtype(h->dtype(), [&]<typename T>() {
+      const T* p = h->data<T>();
+      for (int64_t i = 0; i < h->numel(); ++i) {
+        if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+          if (p[i].re != p[i].re || p[i].im != p[i].im) return true;
+        } else if constexpr (!std::is_integral_v<T>) {
+          const double v = double(p[i]);
+          if (v != v) return true;
+        }
+      }
+      return false;
+    });
+  };
   autograd::register_graph_ops(g);
   return true;
 }();
