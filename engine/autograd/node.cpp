@@ -128,17 +128,20 @@ void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tens
   if (anomaly_enabled() && g_trace) node->creation_trace = g_trace();
 }
 
-void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op) {
-  if (!grad_enabled()) return;
+bool check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op) {
+  if (!grad_enabled()) return false;
   const AutogradMeta* m = self->autograd_meta();
   LUCID_CHECK(!(m && m->requires_grad && !m->grad_fn), Generic,
               "[" << op << "] a leaf tensor that requires grad is being used in an in-place operation (shape "
                   << shape_str(self->shape()) << "). Wrap the update in lucid.no_grad() or clone the tensor first.");
   bool involved = requires_grad(self);
   for (const Tensor* o : others) involved = involved || (o && requires_grad(*o));
-  LUCID_CHECK(!involved, NotImplemented,
-              "[" << op << "] in-place operations on tensors that take part in autograd are not supported yet (shape "
-                  << shape_str(self->shape()) << "); use the out-of-place form (e.g. x = x + y) or lucid.no_grad()");
+  if (!involved) return false;
+  LUCID_CHECK(self->storage().use_count() == 1, NotImplemented,
+              "[" << op << "] in-place operations on a view (or on a tensor whose memory another tensor shares) "
+                  "that autograd would have to record are not supported yet (shape " << shape_str(self->shape())
+                  << "); use the out-of-place form (e.g. x = x + y), clone the tensor first, or use lucid.no_grad()");
+  return true;
 }
 
 }  // namespace lucid::autograd

@@ -109,8 +109,9 @@ inline void set_history(const std::shared_ptr<Node>& node, std::initializer_list
                         std::initializer_list<const Tensor*> outputs) {
   set_history(node, std::vector<const Tensor*>(inputs), std::vector<const Tensor*>(outputs));
 }
-// In-place writes: refuses leaves that require grad (outside no_grad) and, for now, any in-place
-// write that autograd would have to record (docs/notes/autograd.md).
-void check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op);
+// In-place writes (spec 001): refuses leaves that require grad (outside no_grad). Returns true when
+// autograd must record the write, i.e. rewrite self's history; that is refused, for now, when self
+// shares its memory with another tensor (a view, or a view's base): see docs/notes/autograd.md.
+bool check_inplace(const Tensor& self, std::initializer_list<const Tensor*> others, const char* op);
 
 }  // namespace lucid::autograd

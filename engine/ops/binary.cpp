@@ -169,9 +169,18 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
               "[" << name << "_] output with shape " << shape_str(self->shape())
                   << " doesn't match the broadcast shape " << shape_str(shape));
   check_writable(*self, (std::string(name) + "_").c_str());
-  {
-    const Tensor* o = std::get_if<Tensor>(&other);
-    autograd::check_inplace(self, {o}, (std::string(name) + "_").c_str());
+  const Tensor* other_t = std::get_if<Tensor>(&other);
+  if (autograd::check_inplace(self, {other_t}, (std::string(name) + "_").c_str())) {
+    // Recorded in-place write: compute out of place from a snapshot of self (whose node keeps
+    // self's old history), write the values, and make that result self's history.
+    Tensor snap = clone(self);
+    Tensor result = binary(op, snap, other, alpha);
+    copy_into(self, result);
+    self->bump_version();
+    rebase_history("CopyBackwards", self, {&result}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+      return std::vector<Tensor>{nullptr, g[0]};
+    });
+    return self;
   }
   if (dt == self->dtype()) {
     Tensor tb = materialize(other, dt, dev, shape);
@@ -190,9 +199,13 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
 
 void fill_(const Tensor& t, const Scalar& value) {
   check_writable(*t, "fill_");
-  autograd::check_inplace(t, {}, "fill_");
+  const bool hist = autograd::check_inplace(t, {}, "fill_");
   if (t->numel()) fill_kernel(t->device())(*t, value);
   t->bump_version();
+  if (hist)  // the new value does not depend on the old one
+    rebase_history("FillBackward0", t, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
+      return std::vector<Tensor>{nullptr};
+    });
 }
 
 }  // namespace lucid

@@ -35,7 +35,15 @@ bool same_layout(const TensorImpl& a, const TensorImpl& b) {
 
 void copy_(const Tensor& dst, const Tensor& src) {
   check_writable(*dst, "copy_");
-  autograd::check_inplace(dst, {&src}, "copy_");
+  if (autograd::check_inplace(dst, {&src}, "copy_")) {
+    Tensor value = to(expand(src, dst->shape(), "copy_"), dst->dtype(), dst->device());  // recorded
+    copy_into(dst, value);
+    dst->bump_version();
+    rebase_history("CopyBackwards", dst, {&value}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+      return std::vector<Tensor>{nullptr, g[0]};
+    });
+    return;
+  }
   copy_into(dst, src);
   dst->bump_version();
 }

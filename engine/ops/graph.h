@@ -53,4 +53,22 @@ void record(const char* name, std::initializer_list<const Tensor*> inputs, std::
 
 inline bool should_record(std::initializer_list<const Tensor*> inputs) { return autograd::any_requires_grad(inputs); }
 
+// After an in-place write, makes `node`-like history for self: inputs are self's previous gradient
+// edge and `others`; a retain_grad() on self moves to the new node. Hooks registered before the
+// write stay on the old node, so they see the gradient of the value before the write (spec 000).
+template <typename F>
+void rebase_history(const char* name, const Tensor& self, std::initializer_list<const Tensor*> others, F f) {
+  AutogradMeta* m = self->autograd_meta();
+  std::shared_ptr<Node> old = m ? m->grad_fn : nullptr;
+  const uint32_t old_nr = m ? m->output_nr : 0;
+  std::vector<const Tensor*> inputs{&self};
+  inputs.insert(inputs.end(), others.begin(), others.end());
+  auto node = std::make_shared<FnNode<F>>(name, std::vector<SavedTensor>{}, std::move(f));
+  autograd::set_history(node, inputs, {&self});
+  if (old && old_nr < old->retained.size() && old->retained[old_nr].lock() == self) {
+    old->retained[old_nr].reset();
+    node->retained[0] = self;
+  }
+}
+
 }  // namespace lucid

@@ -6,6 +6,7 @@
 #include "backend/common/philox.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
+#include "ops/graph.h"
 
 namespace lucid {
 
@@ -56,8 +57,13 @@ GeneratorPtr default_generator() {
 
 Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const GeneratorPtr& gen) {
   check_writable(*out, "random_");
+  const bool hist = autograd::check_inplace(out, {}, "random_");
   random_into(out, dist, a, b, gen);
   out->bump_version();
+  if (hist)  // random values do not depend on the old ones
+    rebase_history("RandomBackward", out, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
+      return std::vector<Tensor>{nullptr};
+    });
   return out;
 }
 

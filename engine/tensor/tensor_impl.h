@@ -15,7 +15,7 @@ namespace lucid {
 class TensorImpl;
 using Tensor = std::shared_ptr<TensorImpl>;
 
-class TensorImpl {
+class TensorImpl : public std::enable_shared_from_this<TensorImpl> {
  public:
   TensorImpl(StoragePtr storage, Dtype dtype, Shape shape, Strides strides, int64_t offset);
   ~TensorImpl();
