@@ -90,6 +90,21 @@ void init_autograd(nb::module_& m) {
     autograd::set_anomaly_enabled(on, check_nan);
   }, nb::arg("enabled"), nb::arg("check_nan") = true);
   m.def("is_anomaly_enabled", &autograd::anomaly_enabled);
+  m.def("_push_saved_tensor_hooks", [](nb::object pack, nb::object unpack) {
+    auto p = hold(std::move(pack));
+    auto u = hold(std::move(unpack));
+    autograd::SavedTensorHooks h;
+    h.pack = [p](const Tensor& t) -> std::shared_ptr<void> {
+      nb::gil_scoped_acquire gil;
+      return hold((*p)(nb::cast(t)));
+    };
+    h.unpack = [u](const std::shared_ptr<void>& packed) -> Tensor {
+      nb::gil_scoped_acquire gil;
+      return nb::cast<Tensor>((*u)(*static_cast<nb::object*>(packed.get())));
+    };
+    autograd::push_saved_tensor_hooks(std::move(h));
+  });
+  m.def("_pop_saved_tensor_hooks", &autograd::pop_saved_tensor_hooks);
   m.def("is_anomaly_check_nan_enabled", &autograd::anomaly_check_nan);
   m.def("_record_function", [](std::string name, nb::object backward, nb::object release, std::vector<Tensor> inputs,
                                std::vector<Tensor> outputs, bool materialize) {

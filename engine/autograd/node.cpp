@@ -23,23 +23,61 @@ const GraphOps& graph_ops() {
 
 Node::Node() : sequence_nr(g_sequence.fetch_add(1, std::memory_order_relaxed)) {}
 
+namespace {
+thread_local std::vector<SavedTensorHooks> t_saved_hooks;
+}  // namespace
+
+void push_saved_tensor_hooks(SavedTensorHooks hooks) { t_saved_hooks.push_back(std::move(hooks)); }
+void pop_saved_tensor_hooks() {
+  if (!t_saved_hooks.empty()) t_saved_hooks.pop_back();
+}
+
 SavedTensor::SavedTensor(const Tensor& t, bool is_output) {
   if (!t) return;
   was_defined_ = true;
   is_output_ = is_output;
   version_ = t->version();
   requires_grad_ = requires_grad(t);
-  if (is_output && t->autograd_meta() && t->autograd_meta()->grad_fn) {
+  const bool has_fn = t->autograd_meta() && t->autograd_meta()->grad_fn;
+  if (is_output && has_fn) {
     fn_ = t->autograd_meta()->grad_fn;
     output_nr_ = t->autograd_meta()->output_nr;
-    data_ = alias(t);  // same storage and layout, no autograd meta: no cycle through the node
-  } else {
-    data_ = t;
   }
+  if (!t_saved_hooks.empty()) {
+    // The hooks see the values only (no autograd meta), as in PyTorch.
+    const SavedTensorHooks& h = t_saved_hooks.back();
+    packed_ = h.pack(alias(t));
+    unpack_ = h.unpack;
+    if (!is_output) {
+      if (has_fn) {
+        in_fn_ = t->autograd_meta()->grad_fn;
+        output_nr_ = t->autograd_meta()->output_nr;
+      } else if (requires_grad_) {
+        leaf_ = t;
+      }
+    }
+    return;
+  }
+  data_ = (is_output && has_fn) ? alias(t) : t;  // outputs: no autograd meta, so no cycle through the node
 }
 
 Tensor SavedTensor::unpack(const Node& owner) const {
   if (!was_defined_) return nullptr;
+  if (unpack_ && !released_) {
+    Tensor v = unpack_(packed_);
+    LUCID_CHECK(v, Generic, "saved-tensor unpack hook returned None (node " << owner.name() << ")");
+    if (leaf_) return leaf_;
+    std::shared_ptr<Node> fn = is_output_ ? fn_.lock() : in_fn_;
+    if (fn) {  // give the unpacked values their autograd identity back (graph-mode backward)
+      Tensor t = v->as_view(v->shape(), v->strides(), v->storage_offset());
+      auto& m = t->ensure_autograd_meta();
+      m.grad_fn = fn;
+      m.output_nr = output_nr_;
+      m.requires_grad = requires_grad_;
+      return t;
+    }
+    return v;
+  }
   LUCID_CHECK(!released_, Generic,
               "Trying to backward through the graph a second time (or directly access saved tensors after they "
               "have already been freed). Saved intermediate values of the graph are freed when you call "

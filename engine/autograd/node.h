@@ -26,6 +26,16 @@ struct OutputInfo {
   Device device;
 };
 
+// Saved-tensor hooks (autograd.graph.saved_tensors_hooks): pack turns a tensor being saved into
+// anything (e.g. a CPU copy); unpack turns that back into a tensor when backward needs it.
+struct SavedTensorHooks {
+  std::function<std::shared_ptr<void>(const Tensor&)> pack;
+  std::function<Tensor(const std::shared_ptr<void>&)> unpack;
+};
+// A thread-local stack; the innermost pair applies to tensors saved while it is pushed.
+void push_saved_tensor_hooks(SavedTensorHooks hooks);
+void pop_saved_tensor_hooks();
+
 // A tensor a node keeps for its backward. Inputs are held as they are; outputs are held without
 // their grad_fn (which is the saving node itself) to avoid a cycle, and get it back on unpack.
 class SavedTensor {
@@ -33,11 +43,23 @@ class SavedTensor {
   SavedTensor() = default;
   SavedTensor(const Tensor& t, bool is_output);
   Tensor unpack(const Node& owner) const;  // VersionMismatch if the tensor was modified in place
-  void reset() { data_.reset(); released_ = true; }
+  void reset() {
+    data_.reset();
+    packed_.reset();
+    leaf_.reset();
+    in_fn_.reset();
+    released_ = true;
+  }
   bool defined() const { return was_defined_; }
 
  private:
   Tensor data_;
+  std::shared_ptr<void> packed_;  // set instead of data_ when saved-tensor hooks were active
+  std::function<Tensor(const std::shared_ptr<void>&)> unpack_;
+  // With hooks, the autograd identity of a saved input: a leaf is kept itself (it is alive anyway),
+  // a non-leaf only by its node and slot, so its memory can go.
+  Tensor leaf_;
+  std::shared_ptr<Node> in_fn_;
   std::weak_ptr<Node> fn_;
   uint32_t output_nr_ = 0;
   int64_t version_ = 0;

@@ -10,6 +10,7 @@ from lucid.autograd.gradcheck import gradcheck, gradgradcheck, GradcheckError
 
 from lucid.utils.checkpoint import checkpoint, checkpoint_sequential
 from lucid.autograd import functional
+from lucid.autograd import graph
 from lucid.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly, is_anomaly_enabled, \
     is_anomaly_check_nan_enabled
 
