@@ -20,7 +20,13 @@ autograd::Hook wrap_hook(nb::object fn) {
     nb::gil_scoped_acquire gil;
     nb::object r = (*holder)(nb::cast(g));
     if (r.is_none()) return nullptr;
-    return nb::cast<Tensor>(r);
+    Tensor t;
+    LUCID_CHECK(nb::try_cast<Tensor>(r, t) && t, Type,
+                "hook should return None or a Tensor, got " << nb::cast<std::string>(nb::str(r.type().attr("__name__"))));
+    LUCID_CHECK(t->dtype() == g->dtype(), DtypeMismatch,
+                "hook returned a gradient of dtype " << dtype_name(t->dtype()) << " for a gradient of dtype "
+                                                     << dtype_name(g->dtype()));
+    return t;
   };
 }
 

@@ -29,7 +29,7 @@ Tensor run_hooks(const std::vector<std::pair<int, Hook>>& hooks, Tensor g, const
 // .grad of a non-leaf (retain_grad, backward(inputs=[non-leaf])): set on the first pass, added after.
 void accumulate_into(const Tensor& t, const Tensor& g, bool graph) {
   AutogradMeta& m = t->ensure_autograd_meta();
-  if (!m.grad) m.grad = graph ? g : graph_ops().clone(g);
+  if (!m.grad) m.grad = graph_ops().clone(g);  // never alias an engine buffer or a caller's tensor
   else if (graph) m.grad = graph_ops().add(m.grad, g);
   else graph_ops().add_inplace(m.grad, g);
 }
@@ -76,7 +76,7 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
     }
   }
   // With inputs given, only nodes on a path to one of them run.
-  std::unordered_set<Node*> targets, needed;
+  std::unordered_set<Node*> targets, needed, below;  // below: some child leads to a target
   for (auto& e : input_edges) targets.insert(e.fn.get());
   if (!inputs.empty()) {
     std::unordered_map<Node*, int> state;  // 0 unvisited, 1 visiting, 2 done
@@ -84,10 +84,12 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
       auto it = state.find(n);
       if (it != state.end()) return it->second == 2 && needed.count(n);
       state[n] = 1;
-      bool r = targets.count(n) > 0;
-      for (Node* c : children[n]) r = reaches(c) || r;
+      bool down = false;
+      for (Node* c : children[n]) down = reaches(c) || down;
+      const bool r = down || targets.count(n) > 0;
       state[n] = 2;
       if (r) needed.insert(n);
+      if (down) below.insert(n);
       return r;
     };
     for (auto& e : root_edges) reaches(e.fn.get());
@@ -141,7 +143,9 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
         if (!opt.accumulate) captured[k] = gk;
         else if (!acc) accumulate_into(inputs[k], gk, opt.create_graph);
       }
-      const bool run = acc ? opt.accumulate && (inputs.empty() || targets.count(n)) : true;
+      // autograd.grad stops at its inputs: an input's own node runs only if it leads to another input.
+      const bool run = acc ? opt.accumulate && (inputs.empty() || targets.count(n))
+                           : (opt.accumulate || inputs.empty() || below.count(n));
       if (run) {
         for (size_t i = 0; i < g.size() && n->materialize_grads; ++i)
           if (!g[i]) g[i] = ops.zeros(n->outputs[i]);

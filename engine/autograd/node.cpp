@@ -115,7 +115,8 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   if (!meta.grad) {
     // Steal the buffer when nothing else can see it; otherwise keep a private copy.
     const bool private_buffer = g.use_count() == 1 && g->storage().use_count() == 1 && g->is_contiguous();
-    meta.grad = graph || private_buffer ? g : graph_ops().clone(g);
+    // (Under create_graph the clone is recorded, so .grad stays differentiable.)
+    meta.grad = !graph && private_buffer ? g : graph_ops().clone(g);
   } else if (graph) {
     meta.grad = graph_ops().add(meta.grad, g);  // differentiable accumulation (spec 001)
   } else {

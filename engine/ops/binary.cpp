@@ -1,6 +1,7 @@
 #include "ops/binary.h"
 
 #include "ops/copy.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/view.h"
 
@@ -203,8 +204,8 @@ void fill_(const Tensor& t, const Scalar& value) {
   if (t->numel()) fill_kernel(t->device())(*t, value);
   t->bump_version();
   if (hist)  // the new value does not depend on the old one
-    rebase_history("FillBackward0", t, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      return std::vector<Tensor>{nullptr};
+    rebase_history("FillBackward0", t, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device())};  // as PyTorch: zeros, not None
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "backend/kernels/elementwise.h"
 #include "core/device_interface.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/view.h"
 
@@ -40,7 +41,7 @@ void copy_(const Tensor& dst, const Tensor& src) {
     copy_into(dst, value);
     dst->bump_version();
     rebase_history("CopyBackwards", dst, {&value}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-      return std::vector<Tensor>{nullptr, g[0]};
+      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device()), g[0]};
     });
     return;
   }

@@ -61,8 +61,8 @@ Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const Gen
   random_into(out, dist, a, b, gen);
   out->bump_version();
   if (hist)  // random values do not depend on the old ones
-    rebase_history("RandomBackward", out, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      return std::vector<Tensor>{nullptr};
+    rebase_history("RandomBackward", out, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device())};  // as PyTorch: zeros, not None
     });
   return out;
 }

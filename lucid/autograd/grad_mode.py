@@ -9,6 +9,12 @@ from lucid import _C
 class _GradModeContext:
     _mode = True
 
+    def __new__(cls, *args, **kwargs):
+        # `@no_grad` (without parentheses) decorates the function directly, as in PyTorch.
+        if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], (bool, int)):
+            return cls()(args[0])
+        return super().__new__(cls)
+
     def __enter__(self):
         self._prev = _C.is_grad_enabled()
         _C._set_grad_enabled(self._mode)
@@ -66,6 +72,8 @@ class inference_mode(_GradModeContext):
     """Like no_grad (tensors made inside never record history)."""
 
     def __init__(self, mode=True):
+        if callable(mode) and not isinstance(mode, bool):
+            mode = True
         self._on = bool(mode)
 
     @property
