@@ -127,7 +127,10 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
 
 bool requires_grad(const Tensor& t) {
   const AutogradMeta* m = t ? t->autograd_meta() : nullptr;
-  return m && (m->requires_grad || m->grad_fn);
+  if (!m) return false;
+  if (m->requires_grad || m->grad_fn) return true;
+  // A view of a tensor that requires grad requires grad too (its grad_fn may still have to be made).
+  return m->view && m->view->base != t && requires_grad(m->view->base);
 }
 
 bool any_requires_grad(std::initializer_list<const Tensor*> ts) {
@@ -140,6 +143,10 @@ bool any_requires_grad(std::initializer_list<const Tensor*> ts) {
 Edge gradient_edge(const Tensor& t) {
   if (!requires_grad(t)) return {};
   AutogradMeta& m = t->ensure_autograd_meta();
+  // A view whose memory was written since its grad_fn was set (through its base or another view)
+  // gets a grad_fn made afresh from the base's current history.
+  if (m.view && (t->version() != m.view->version || !m.grad_fn) && requires_grad(m.view->base) && g_ops.regenerate_view)
+    g_ops.regenerate_view(t);
   if (m.grad_fn) return {m.grad_fn, m.output_nr};
   auto acc = m.grad_accumulator.lock();
   if (!acc) {
@@ -173,14 +180,15 @@ bool check_inplace(const Tensor& self, std::initializer_list<const Tensor*> othe
   LUCID_CHECK(!(m && m->requires_grad && !m->grad_fn), Generic,
               "[" << op << "] a leaf tensor that requires grad is being used in an in-place operation (shape "
                   << shape_str(self->shape()) << "). Wrap the update in lucid.no_grad() or clone the tensor first.");
+  if (m && m->view) {
+    const AutogradMeta* bm = m->view->base->autograd_meta();
+    LUCID_CHECK(!(bm && bm->requires_grad && !bm->grad_fn), Generic,
+                "[" << op << "] a view of a leaf tensor that requires grad is being used in an in-place operation (shape "
+                    << shape_str(self->shape()) << "). Wrap the update in lucid.no_grad() or clone the leaf first.");
+  }
   bool involved = requires_grad(self);
   for (const Tensor* o : others) involved = involved || (o && requires_grad(*o));
-  if (!involved) return false;
-  LUCID_CHECK(self->storage().use_count() == 1, NotImplemented,
-              "[" << op << "] in-place operations on a view (or on a tensor whose memory another tensor shares) "
-                  "that autograd would have to record are not supported yet (shape " << shape_str(self->shape())
-                  << "); use the out-of-place form (e.g. x = x + y), clone the tensor first, or use lucid.no_grad()");
-  return true;
+  return involved;
 }
 
 }  // namespace lucid::autograd

@@ -108,6 +108,7 @@ struct GraphOps {
   Tensor (*zeros)(const OutputInfo&) = nullptr;
   Tensor (*clone)(const Tensor&) = nullptr;
   bool (*has_nan)(const Tensor&) = nullptr;
+  void (*regenerate_view)(const Tensor&) = nullptr;  // a stale view's grad_fn from its base's history
 };
 
 // Anomaly mode: who describes "where the forward ran" (the Python bindings give a traceback).

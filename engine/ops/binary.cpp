@@ -175,12 +175,12 @@ Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scal
     // Recorded in-place write: compute out of place from a snapshot of self (whose node keeps
     // self's old history), write the values, and make that result self's history.
     Tensor snap = clone(self);
-    Tensor result = binary(op, snap, other, alpha);
+    Operand rhs = other;  // an operand in self's memory (x.mul_(x), x.add_(x.T)) is read as it was
+    if (other_t && (*other_t)->storage() == self->storage()) rhs = clone(*other_t);
+    Tensor result = binary(op, snap, rhs, alpha);
     copy_into(self, result);
     self->bump_version();
-    rebase_history("CopyBackwards", self, {&result}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-      return std::vector<Tensor>{nullptr, g[0]};
-    });
+    record_inplace(self, result);
     return self;
   }
   if (dt == self->dtype()) {
@@ -203,10 +203,7 @@ void fill_(const Tensor& t, const Scalar& value) {
   const bool hist = autograd::check_inplace(t, {}, "fill_");
   if (t->numel()) fill_kernel(t->device())(*t, value);
   t->bump_version();
-  if (hist)  // the new value does not depend on the old one
-    rebase_history("FillBackward0", t, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device())};  // as PyTorch: zeros, not None
-    });
+  if (hist) record_inplace(t, full(t->shape(), value, t->dtype(), t->device()));  // no dependence on the old value
 }
 
 }  // namespace lucid

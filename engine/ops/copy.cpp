@@ -40,9 +40,7 @@ void copy_(const Tensor& dst, const Tensor& src) {
     Tensor value = to(expand(src, dst->shape(), "copy_"), dst->dtype(), dst->device());  // recorded
     copy_into(dst, value);
     dst->bump_version();
-    rebase_history("CopyBackwards", dst, {&value}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device()), g[0]};
-    });
+    record_inplace(dst, value);
     return;
   }
   copy_into(dst, src);

@@ -71,4 +71,8 @@ void rebase_history(const char* name, const Tensor& self, std::initializer_list<
   }
 }
 
+// The history of `self` after `result`'s values were written into it: a view's write is recorded on
+// its base (CopySlices); any other tensor gets `result` as its new history.
+void record_inplace(const Tensor& self, const Tensor& result);
+
 }  // namespace lucid

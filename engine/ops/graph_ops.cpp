@@ -1,9 +1,11 @@
 // The arithmetic the autograd engine borrows from ops (autograd/node.h GraphOps).
 #include "autograd/node.h"
+#include "ops/graph.h"
 #include "ops/binary.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/host.h"
+#include "ops/view.h"
 
 namespace lucid {
 namespace {
@@ -29,8 +31,24 @@ const bool registered = [] {
       return false;
     });
   };
+  g.regenerate_view = &regenerate_view_history;
   autograd::register_graph_ops(g);
   return true;
 }();
 }  // namespace
+}  // namespace lucid
+
+namespace lucid {
+
+void record_inplace(const Tensor& self, const Tensor& result) {
+  const AutogradMeta* m = self->autograd_meta();
+  if (m && m->view) {
+    copy_slices(self, result);
+    return;
+  }
+  rebase_history("CopyBackwards", self, {&result}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device()), g[0]};
+  });
+}
+
 }  // namespace lucid

@@ -60,10 +60,14 @@ Tensor random_(const Tensor& out, RandomDist dist, double a, double b, const Gen
   const bool hist = autograd::check_inplace(out, {}, "random_");
   random_into(out, dist, a, b, gen);
   out->bump_version();
-  if (hist)  // random values do not depend on the old ones
-    rebase_history("RandomBackward", out, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-      return std::vector<Tensor>{zeros(g[0]->shape(), g[0]->dtype(), g[0]->device())};  // as PyTorch: zeros, not None
-    });
+  if (hist) {  // random values do not depend on the old ones
+    Tensor values;
+    {
+      autograd::GradModeGuard off(false);
+      values = clone(out);
+    }
+    record_inplace(out, values);
+  }
   return out;
 }
 

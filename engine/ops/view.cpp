@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "backend/kernels/elementwise.h"
+#include "ops/binary.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -50,7 +52,63 @@ void record_subset(const char* name, const Tensor& in, const Tensor& out, ViewFn
   });
 }
 
+// Under grad mode, remembers that `out` is a view of `in`'s base, so an in-place write through it
+// can rewrite the base's history and stale views can be regenerated (docs/notes/autograd.md).
+Tensor track_view(const Tensor& in, const Tensor& out) {
+  if (!autograd::grad_enabled()) return out;
+  const AutogradMeta* im = in->autograd_meta();
+  Tensor base = im && im->view ? im->view->base : in;
+  auto& m = out->ensure_autograd_meta();
+  m.view = std::make_unique<ViewInfo>();
+  m.view->base = std::move(base);
+  m.view->version = out->version();
+  return out;
+}
+
 }  // namespace
+
+void regenerate_view_history(const Tensor& v) {
+  AutogradMeta& m = v->ensure_autograd_meta();
+  const Tensor base = m.view->base;
+  const Shape size = v->shape();
+  const Strides stride = v->strides();
+  const int64_t rel = v->storage_offset() - base->storage_offset();
+  const bool dense = base->is_contiguous();
+  const Shape bshape = base->shape();
+  m.view->version = v->version();
+  if (!autograd::requires_grad(base)) return;
+  ViewFn fn = [size, stride, rel, dense](const Tensor& z) {
+    LUCID_CHECK(dense, NotImplemented, "[view] gradients through a view of a non-contiguous base are not supported yet");
+    return as_strided(z, size, stride, rel + z->storage_offset());
+  };
+  auto node_fn = [bshape, fn](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{view_scatter(g[0], bshape, fn, "AsStridedBackward0")};
+  };
+  auto node = std::make_shared<FnNode<decltype(node_fn)>>("AsStridedBackward0", std::vector<SavedTensor>{}, node_fn);
+  autograd::set_history(node, {&base}, {&v});
+}
+
+void copy_slices(const Tensor& view, const Tensor& result) {
+  const Tensor base = view->autograd_meta()->view->base;
+  LUCID_CHECK(base->is_contiguous(), NotImplemented,
+              "[in-place] writing through a view of a non-contiguous tensor under autograd is not supported yet");
+  const Shape size = view->shape();
+  const Strides stride = view->strides();
+  const int64_t rel = view->storage_offset() - base->storage_offset();
+  ViewFn fn = [size, stride, rel](const Tensor& z) { return as_strided(z, size, stride, rel + z->storage_offset()); };
+  // The base's old values survive outside the view: its gradient flows there only.
+  Tensor mask = ones(base->shape(), base->dtype(), base->device());
+  {
+    autograd::GradModeGuard off(false);
+    Tensor region = fn(mask);
+    if (region->numel()) fill_kernel(mask->device())(*region, Scalar::from_int(0));
+  }
+  rebase_history("CopySlices", base, {&result}, [fn, mask](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    Tensor gb = contiguous(g[0]);
+    return std::vector<Tensor>{mul(gb, mask), fn(gb)};
+  });
+  regenerate_view_history(view);
+}
 
 Tensor sum_to(const Tensor& g, const Shape& shape) {
   if (g->shape() == shape) return g;
@@ -86,7 +144,7 @@ Tensor as_strided(const Tensor& t, const Shape& size, const Strides& stride, std
     LUCID_CHECK(dense, NotImplemented, "[as_strided] the gradient of as_strided on a non-contiguous tensor is not supported yet");
     return as_strided(z, size, stride, off - base_off + z->storage_offset());
   });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor view(const Tensor& t, const Shape& shape) {
@@ -98,7 +156,7 @@ Tensor view(const Tensor& t, const Shape& shape) {
                              << " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
   Tensor out = t->as_view(s, st, t->storage_offset());
   record_reshape("ViewBackward0", t, out);
-  return out;
+  return track_view(t, out);
 }
 
 Tensor view_dtype(const Tensor& t, Dtype dtype) {
@@ -114,12 +172,12 @@ Tensor reshape(const Tensor& t, const Shape& shape) {
   if (compute_view_strides(t->shape(), t->strides(), s, &st)) {
     Tensor out = t->as_view(s, st, t->storage_offset());
     record_reshape("ViewBackward0", t, out);
-    return out;
+    return track_view(t, out);
   }
   Tensor c = clone(t);
   Tensor out = c->as_view(s, contiguous_strides(s), 0);
   record_reshape("ReshapeAliasBackward0", c, out);
-  return out;
+  return track_view(c, out);
 }
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
@@ -156,7 +214,7 @@ Tensor permute(const Tensor& t, const std::vector<int64_t>& dims) {
       return std::vector<Tensor>{permute(g[0], inv)};
     });
   }
-  return out;
+  return track_view(t, out);
 }
 
 Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
@@ -165,7 +223,7 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
     wrap_dim(d1, 0, "transpose");
     Tensor out = t->as_view({}, {}, t->storage_offset());
     record_reshape("TransposeBackward0", t, out);
-    return out;
+    return track_view(t, out);
   }
   const int64_t a = wrap_dim(d0, t->dim(), "transpose"), b = wrap_dim(d1, t->dim(), "transpose");
   Shape s = t->shape();
@@ -176,7 +234,7 @@ Tensor transpose(const Tensor& t, int64_t d0, int64_t d1) {
   record("TransposeBackward0", {&t}, {&out}, {}, [a, b](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
     return std::vector<Tensor>{transpose(g[0], a, b)};
   });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor t_(const Tensor& t) {
@@ -206,7 +264,7 @@ Tensor squeeze(const Tensor& t, std::optional<std::vector<int64_t>> dims) {
     if (!drop[size_t(i)]) { s.push_back(t->shape()[size_t(i)]); st.push_back(t->strides()[size_t(i)]); }
   Tensor out = t->as_view(s, st, t->storage_offset());
   record_reshape("SqueezeBackward0", t, out);
-  return out;
+  return track_view(t, out);
 }
 
 Tensor unsqueeze(const Tensor& t, int64_t dim) {
@@ -218,7 +276,7 @@ Tensor unsqueeze(const Tensor& t, int64_t dim) {
   st.insert(st.begin() + d, new_stride);
   Tensor out = t->as_view(s, st, t->storage_offset());
   record_reshape("UnsqueezeBackward0", t, out);
-  return out;
+  return track_view(t, out);
 }
 
 Tensor expand(const Tensor& t, const Shape& shape, const char* op) {
@@ -256,7 +314,7 @@ Tensor expand(const Tensor& t, const Shape& shape, const char* op) {
   record("ExpandBackward0", {&t}, {&out}, {}, [in_shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
     return std::vector<Tensor>{sum_to(g[0], in_shape)};
   });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
@@ -271,7 +329,7 @@ Tensor narrow(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
   s[size_t(d)] = length;
   Tensor out = t->as_view(s, t->strides(), t->storage_offset() + start * t->strides()[size_t(d)]);
   record_subset("NarrowBackward0", t, out, [d, start, length](const Tensor& z) { return narrow(z, d, start, length); });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor select(const Tensor& t, int64_t dim, int64_t index) {
@@ -288,7 +346,7 @@ Tensor select(const Tensor& t, int64_t dim, int64_t index) {
   st.erase(st.begin() + d);
   Tensor out = t->as_view(s, st, off);
   record_subset("SelectBackward0", t, out, [d, index](const Tensor& z) { return select(z, d, index); });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step) {
@@ -311,7 +369,7 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
   record_subset("SliceBackward0", t, out, [d, b, e, step](const Tensor& z) {
     return slice(z, d, b, e, step);
   });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
@@ -323,7 +381,7 @@ Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   if (t->dim() == 0) {
     Tensor out = t->as_view({size}, {1}, t->storage_offset());
     record_reshape("UnfoldBackward0", t, out);
-    return out;
+    return track_view(t, out);
   }
   Shape s = t->shape();
   Strides st = t->strides();
@@ -334,7 +392,7 @@ Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step) {
   st.push_back(inner);
   Tensor out = t->as_view(s, st, t->storage_offset());
   record_subset("UnfoldBackward0", t, out, [d, size, step](const Tensor& z) { return unfold(z, d, size, step); });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
@@ -357,7 +415,7 @@ Tensor diagonal(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
   st.push_back(t->strides()[size_t(a)] + t->strides()[size_t(b)]);
   Tensor out = t->as_view(s, st, off);
   record_subset("DiagonalBackward0", t, out, [offset, a, b](const Tensor& z) { return diagonal(z, offset, a, b); });
-  return out;
+  return track_view(t, out);
 }
 
 Tensor alias(const Tensor& t) { return t->as_view(t->shape(), t->strides(), t->storage_offset()); }

@@ -26,6 +26,10 @@ Tensor slice(const Tensor& t, int64_t dim, std::optional<int64_t> start, std::op
 Tensor unfold(const Tensor& t, int64_t dim, int64_t size, int64_t step);
 Tensor diagonal(const Tensor& t, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
 Tensor alias(const Tensor& t);                                // same view, new TensorImpl (detach)
+// Autograd bookkeeping of views (docs/notes/autograd.md): a view's grad_fn made afresh from its
+// base's current history, and an in-place write through a view recorded on the base.
+void regenerate_view_history(const Tensor& view);
+void copy_slices(const Tensor& view, const Tensor& result);
 // Sums a gradient of a broadcast result back to `shape` (the backward of expand).
 Tensor sum_to(const Tensor& g, const Shape& shape);
 
