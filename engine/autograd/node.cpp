@@ -66,7 +66,14 @@ Tensor SavedTensor::unpack(const Node& owner) const {
   if (unpack_ && !released_) {
     Tensor v = unpack_(packed_);
     LUCID_CHECK(v, Generic, "saved-tensor unpack hook returned None (node " << owner.name() << ")");
-    if (leaf_) return leaf_;
+    if (leaf_) {  // the unpacked values, routed to the leaf's own AccumulateGrad
+      Tensor t = v->as_view(v->shape(), v->strides(), v->storage_offset());
+      auto& m = t->ensure_autograd_meta();
+      m.requires_grad = true;
+      const Edge e = gradient_edge(leaf_);
+      m.grad_accumulator = e.fn;
+      return t;
+    }
     std::shared_ptr<Node> fn = is_output_ ? fn_.lock() : in_fn_;
     if (fn) {  // give the unpacked values their autograd identity back (graph-mode backward)
       Tensor t = v->as_view(v->shape(), v->strides(), v->storage_offset());

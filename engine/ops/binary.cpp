@@ -87,8 +87,18 @@ Dtype compute_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype* resu
 
 // Backward of out = a op b for same-shape, same-dtype a and b (broadcasting and casts were
 // recorded by expand() and to()). Complex gradients need conj(), which arrives with the op library.
-void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha) {
+// sa / sb: the operand was a Python scalar; its value is kept in the node instead of a saved tensor.
+void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out, const Scalar& alpha,
+                   const Scalar* sa, const Scalar* sb) {
   if (!should_record({&a, &b})) return;
+  auto neg = [](Scalar s) {
+    s.re = -s.re, s.im = -s.im, s.i = -s.i;
+    return s;
+  };
+  auto conj = [](Scalar s) {  // complex gradients take the conjugate (PyTorch's convention)
+    s.im = -s.im;
+    return s;
+  };
   auto no_complex = [](const Tensor& g, const char* name) {
     LUCID_CHECK(!is_complex(g->dtype()), NotImplemented, "[" << name << "] complex gradients are not supported yet");
   };
@@ -100,14 +110,24 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
       });
       break;
     case BinaryOp::Sub:
-      record("SubBackward0", {&a, &b}, {&out}, {}, [alpha](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-        Scalar neg = alpha;
-        neg.re = -neg.re, neg.im = -neg.im, neg.i = -neg.i;
-        return std::vector<Tensor>{g[0], mul(g[0], neg)};
+      record("SubBackward0", {&a, &b}, {&out}, {}, [na = neg(alpha)](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+        return std::vector<Tensor>{g[0], mul(g[0], na)};
       });
       break;
     case BinaryOp::Mul:
-      record("MulBackward0", {&a, &b}, {&out}, {SavedTensor(a, false), SavedTensor(b, false)},
+      if (sa || sb) {
+        const Scalar c = conj(sa ? *sa : *sb);
+        const bool scalar_first = sa != nullptr;
+        record("MulBackward0", {&a, &b}, {&out}, {}, [c, scalar_first](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+          Tensor gt = mul(g[0], c);
+          return scalar_first ? std::vector<Tensor>{nullptr, gt} : std::vector<Tensor>{gt, nullptr};
+        });
+        break;
+      }
+      // Each input is saved only for the other's gradient (as PyTorch): fewer saves, fewer version errors.
+      record("MulBackward0", {&a, &b}, {&out},
+             {autograd::requires_grad(b) ? SavedTensor(a, false) : SavedTensor(),
+              autograd::requires_grad(a) ? SavedTensor(b, false) : SavedTensor()},
              [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
                no_complex(g[0], "mul");
                return std::vector<Tensor>{n.needs_input_grad(0) ? mul(g[0], s[1]) : nullptr,
@@ -115,7 +135,24 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
              });
       break;
     case BinaryOp::Div:
-      record("DivBackward0", {&a, &b}, {&out}, {SavedTensor(a, false), SavedTensor(b, false)},
+      if (sb) {  // x / c
+        const Scalar c = conj(*sb);
+        record("DivBackward0", {&a, &b}, {&out}, {}, [c](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+          return std::vector<Tensor>{div(g[0], c), nullptr};
+        });
+        break;
+      }
+      if (sa) {  // c / x: d/dx = -c / x^2 (conjugated)
+        const Scalar c = neg(conj(*sa));
+        record("DivBackward0", {&a, &b}, {&out}, {SavedTensor(b, false)},
+               [c, no_complex](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+                 no_complex(s[0], "div");
+                 return std::vector<Tensor>{nullptr, mul(div(div(g[0], s[0]), s[0]), c)};
+               });
+        break;
+      }
+      record("DivBackward0", {&a, &b}, {&out},
+             {autograd::requires_grad(b) ? SavedTensor(a, false) : SavedTensor(), SavedTensor(b, false)},
              [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
                no_complex(g[0], "div");
                Tensor ga = div(g[0], s[1]);
@@ -150,7 +187,7 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alp
   Tensor ta = materialize(a, dt, dev, shape);
   Tensor tb = materialize(b, dt, dev, shape);
   binary_kernel(dev)(op, *out, *ta, *tb, alpha);
-  record_binary(op, ta, tb, out, alpha);
+  record_binary(op, ta, tb, out, alpha, std::get_if<Scalar>(&a), std::get_if<Scalar>(&b));
   return out;
 }
 

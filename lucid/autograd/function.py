@@ -6,6 +6,14 @@ from lucid.autograd.grad_mode import no_grad, is_grad_enabled
 from lucid.errors import LucidError, VersionMismatch
 
 
+class _Packed:
+    def __init__(self, packed, unpack):
+        self.packed, self._unpack = packed, unpack
+
+    def unpack(self):
+        return self._unpack(self.packed)
+
+
 class FunctionCtx:
     """The `ctx` passed to forward and backward."""
 
@@ -18,7 +26,14 @@ class FunctionCtx:
         self.needs_input_grad = ()
 
     def save_for_backward(self, *tensors):
-        self._saved = [(t, t._version if t is not None else None) for t in tensors]
+        from lucid.autograd.graph import _current_hooks
+        hooks = _current_hooks()
+        if hooks is None:
+            self._saved = [(t, t._version if t is not None else None) for t in tensors]
+        else:  # pack now, unpack when backward reads them (autograd.graph.saved_tensors_hooks)
+            pack, unpack = hooks
+            self._saved = [(_Packed(pack(t.detach()), unpack), None) if t is not None else (None, None)
+                           for t in tensors]
 
     @property
     def saved_tensors(self):
@@ -28,6 +43,9 @@ class FunctionCtx:
                              "through the graph a second time.")
         out = []
         for t, v in self._saved or []:
+            if isinstance(t, _Packed):
+                out.append(t.unpack())
+                continue
             if t is not None and t._version != v:
                 raise VersionMismatch(f"one of the tensors needed for gradient computation has been modified by an "
                                       f"inplace operation: saved at version {v}, now at version {t._version}")
@@ -48,6 +66,17 @@ class FunctionCtx:
         self._saved = None
         self._released = True
         return had
+
+
+def _sum_to(g, shape):
+    """A gradient broadcast over `shape`, summed back to it (None when it does not broadcast)."""
+    lead = g.dim() - len(shape)
+    if lead < 0:
+        return g
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1]
+    if any(s != 1 and g.shape[lead + i] != s for i, s in enumerate(shape)):
+        return g
+    return (g.sum(dims, keepdim=True) if dims else g).reshape(shape)
 
 
 def _contains(seq, t):
@@ -100,12 +129,14 @@ class Function:
             res = cls.backward(ctx, *full)
             if not isinstance(res, tuple):
                 res = (res,)
-            if len(res) < len(args):
+            if len(res) < len(args) or any(g is not None for g in res[len(args):]):
                 raise LucidError(f"function {cls.__name__}Backward returned an incorrect number of gradients "
                                  f"(expected {len(args)}, got {len(res)})")
             picked = []
             for i in arg_tensor_pos:
                 g, a = res[i], args[i]
+                if g is not None and tuple(g.shape) != tuple(a.shape):
+                    g = _sum_to(g, tuple(a.shape))
                 if g is not None and tuple(g.shape) != tuple(a.shape):
                     raise LucidError(f"function {cls.__name__}Backward returned an invalid gradient at index {i} - "
                                      f"got {list(g.shape)} but expected shape compatible with {list(a.shape)}")

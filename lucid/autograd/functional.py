@@ -91,6 +91,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
             u.requires_grad = True
             dummies.append(u)
         g = _grad(outs, xs, dummies, True, strict, "jvp")
+        if strict and any(gi is None for gi in g):
+            raise RuntimeError("jvp: an output is independent of an input (strict=True)")
         used = [(gi, vi) for gi, vi in zip(g, v) if gi is not None and gi.requires_grad]
         if used:
             jv = autograd.grad([gi for gi, _ in used], dummies, [vi for _, vi in used], create_graph=create_graph,

@@ -45,21 +45,40 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     diff_idx = [i for i, x in enumerate(inputs) if isinstance(x, _C.Tensor) and x.requires_grad]
     outputs = _as_tuple(func(*inputs))
     for i in diff_idx:
+        if inputs[i].dtype.is_complex:
+            raise NotImplementedError("gradcheck: complex inputs are not supported yet (real inputs with complex "
+                                      "outputs are)")
         if inputs[i].dtype.name not in ("float64", "complex128"):
             import warnings
             warnings.warn(f"gradcheck: input {i} is {inputs[i].dtype.name}, not float64; the check may be too coarse")
     # Analytical first: the numerical pass writes into the inputs (bumping their versions).
     analytical = {}
     for oi, out in enumerate(outputs):
-        if not (isinstance(out, _C.Tensor) and out.requires_grad):
+        if not isinstance(out, _C.Tensor) or not (out.dtype.is_floating_point or out.dtype.is_complex):
             continue
+        if not out.requires_grad:
+            # A floating output without a graph must not depend on the inputs: its Jacobian is zero.
+            for j in range(out.numel()):
+                for i in diff_idx:
+                    analytical[(oi, j, i)] = [0.0] * inputs[i].numel()
+            continue
+        # A complex output of real inputs is two real functions: grad_output 1 gives the gradient of
+        # its real part, 1j that of its imaginary part (PyTorch's conjugate convention).
+        parts = (1.0, 1j) if out.dtype.is_complex else (1.0,)
         for j in range(out.numel()):
-            onehot = _C.zeros([out.numel()], out.dtype, out.device)
-            onehot[j] = 1.0
-            grads = autograd.grad(out, [inputs[i] for i in diff_idx], onehot.reshape(list(out.shape)),
-                                  retain_graph=True, allow_unused=True)
-            for gi, i in zip(grads, diff_idx):
-                analytical[(oi, j, i)] = _flat(gi) if gi is not None else [0.0] * inputs[i].numel()
+            rows = []
+            for unit in parts:
+                onehot = _C.zeros([out.numel()], out.dtype, out.device)
+                onehot[j] = unit
+                grads = autograd.grad(out, [inputs[i] for i in diff_idx], onehot.reshape(list(out.shape)),
+                                      retain_graph=True, allow_unused=True)
+                rows.append([_flat(gi) if gi is not None else [0.0] * inputs[i].numel()
+                             for gi, i in zip(grads, diff_idx)])
+            for k, i in enumerate(diff_idx):
+                if len(rows) == 1:
+                    analytical[(oi, j, i)] = rows[0][k]
+                else:
+                    analytical[(oi, j, i)] = [complex(r, m) for r, m in zip(rows[0][k], rows[1][k])]
     num = {i: _numerical(func, inputs, i, eps) for i in diff_idx}
     for (oi, j, i), ana in analytical.items():
         for k in range(inputs[i].numel()):

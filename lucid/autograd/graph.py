@@ -1,6 +1,12 @@
 """lucid.autograd.graph: hooks on the tensors the graph saves for backward."""
 from lucid import _C
 
+_stack = []  # the Python side of the hooks stack (custom Functions pack through it)
+
+
+def _current_hooks():
+    return _stack[-1] if _stack else None
+
 
 class saved_tensors_hooks:
     """Within this context, every tensor an op saves for backward goes through pack_hook(tensor), and
@@ -12,10 +18,12 @@ class saved_tensors_hooks:
 
     def __enter__(self):
         _C._push_saved_tensor_hooks(self.pack_hook, self.unpack_hook)
+        _stack.append((self.pack_hook, self.unpack_hook))
         return self
 
     def __exit__(self, *exc):
         _C._pop_saved_tensor_hooks()
+        _stack.pop()
         return False
 
 

@@ -61,20 +61,20 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, preser
     """Splits a sequence of functions (or an nn.Sequential) into `segments` checkpointed chunks."""
     functions = list(functions.children()) if hasattr(functions, "children") else list(functions)
     n = len(functions)
-    size = max(1, (n + segments - 1) // segments)
+    size = n // segments if segments > 0 else n
 
     def run(start, end):
         def f(x):
-            for fn in functions[start:end]:
+            for fn in functions[start:end + 1]:
                 x = fn(x)
             return x
         return f
 
+    # As PyTorch: segments-1 checkpointed chunks of n // segments functions, then the rest directly
+    # (the last segment keeps its graph).
+    end = -1
     x = input
-    for start in range(0, n, size):
-        end = min(start + size, n)
-        if end == n:
-            x = run(start, end)(x)  # the last segment keeps its graph, as in PyTorch
-        else:
-            x = checkpoint(run(start, end), x, preserve_rng_state=preserve_rng_state)
-    return x
+    for start in range(0, size * (segments - 1), size):
+        end = start + size - 1
+        x = checkpoint(run(start, end), x, preserve_rng_state=preserve_rng_state)
+    return run(end + 1, n - 1)(x)

@@ -852,9 +852,9 @@ def test_modified_saved_tensor_raises_version_mismatch():
     x = L([1.0, 2.0], requires_grad=True)
     a = x * 1.0
     b = L([3.0, 4.0])
-    y = a * b
+    y = a * b          # saves b (for a's gradient); a is not saved, as in PyTorch
     with lucid.no_grad():
-        a.add_(1.0)
+        b.add_(1.0)
     with pytest.raises(lucid.VersionMismatch) as ei:
         y.sum().backward()
     msg = str(ei.value)
