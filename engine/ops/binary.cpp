@@ -1,5 +1,6 @@
 #include "ops/binary.h"
 
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -95,12 +96,9 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
     s.re = -s.re, s.im = -s.im, s.i = -s.i;
     return s;
   };
-  auto conj = [](Scalar s) {  // complex gradients take the conjugate (PyTorch's convention)
+  auto conj_s = [](Scalar s) {  // complex gradients take the conjugate (PyTorch's convention)
     s.im = -s.im;
     return s;
-  };
-  auto no_complex = [](const Tensor& g, const char* name) {
-    LUCID_CHECK(!is_complex(g->dtype()), NotImplemented, "[" << name << "] complex gradients are not supported yet");
   };
   switch (op) {
     case BinaryOp::Add:
@@ -116,7 +114,7 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
       break;
     case BinaryOp::Mul:
       if (sa || sb) {
-        const Scalar c = conj(sa ? *sa : *sb);
+        const Scalar c = conj_s(sa ? *sa : *sb);
         const bool scalar_first = sa != nullptr;
         record("MulBackward0", {&a, &b}, {&out}, {}, [c, scalar_first](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
           Tensor gt = mul(g[0], c);
@@ -128,35 +126,33 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
       record("MulBackward0", {&a, &b}, {&out},
              {autograd::requires_grad(b) ? SavedTensor(a, false) : SavedTensor(),
               autograd::requires_grad(a) ? SavedTensor(b, false) : SavedTensor()},
-             [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-               no_complex(g[0], "mul");
-               return std::vector<Tensor>{n.needs_input_grad(0) ? mul(g[0], s[1]) : nullptr,
-                                          n.needs_input_grad(1) ? mul(g[0], s[0]) : nullptr};
+             [](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {  // conjugates: PyTorch's convention
+               return std::vector<Tensor>{n.needs_input_grad(0) ? mul(g[0], conj(s[1])) : nullptr,
+                                          n.needs_input_grad(1) ? mul(g[0], conj(s[0])) : nullptr};
              });
       break;
     case BinaryOp::Div:
       if (sb) {  // x / c
-        const Scalar c = conj(*sb);
+        const Scalar c = conj_s(*sb);
         record("DivBackward0", {&a, &b}, {&out}, {}, [c](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
           return std::vector<Tensor>{div(g[0], c), nullptr};
         });
         break;
       }
       if (sa) {  // c / x: d/dx = -c / x^2 (conjugated)
-        const Scalar c = neg(conj(*sa));
+        const Scalar c = neg(conj_s(*sa));
         record("DivBackward0", {&a, &b}, {&out}, {SavedTensor(b, false)},
-               [c, no_complex](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-                 no_complex(s[0], "div");
-                 return std::vector<Tensor>{nullptr, mul(div(div(g[0], s[0]), s[0]), c)};
+               [c](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+                 const Tensor xc = conj(s[0]);
+                 return std::vector<Tensor>{nullptr, mul(div(div(g[0], xc), xc), c)};
                });
         break;
       }
       record("DivBackward0", {&a, &b}, {&out},
              {autograd::requires_grad(b) ? SavedTensor(a, false) : SavedTensor(), SavedTensor(b, false)},
-             [no_complex](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-               no_complex(g[0], "div");
-               Tensor ga = div(g[0], s[1]);
-               Tensor gb = n.needs_input_grad(1) ? mul(mul(ga, Scalar::from_int(-1)), div(s[0], s[1])) : nullptr;
+             [](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+               Tensor ga = div(g[0], conj(s[1]));
+               Tensor gb = n.needs_input_grad(1) ? mul(mul(ga, Scalar::from_int(-1)), conj(div(s[0], s[1]))) : nullptr;
                return std::vector<Tensor>{n.needs_input_grad(0) ? ga : nullptr, gb};
              });
       break;

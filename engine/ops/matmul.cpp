@@ -1,6 +1,7 @@
 #include "ops/matmul.h"
 
 #include "backend/kernels/blas.h"
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/graph.h"
 #include "ops/view.h"
@@ -55,9 +56,9 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   gemm_kernel(a->device())(*out, *a3, *b3);
   record("BmmBackward0", {&a3, &b3}, {&out}, {SavedTensor(a3, false), SavedTensor(b3, false)},
          [](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           LUCID_CHECK(!is_complex(g[0]->dtype()), NotImplemented, "[matmul] complex gradients are not supported yet");
-           return std::vector<Tensor>{n.needs_input_grad(0) ? matmul(g[0], transpose(s[1], 1, 2)) : nullptr,
-                                      n.needs_input_grad(1) ? matmul(transpose(s[0], 1, 2), g[0]) : nullptr};
+           // Conjugate transposes (the identity for real tensors: conj returns its input).
+           return std::vector<Tensor>{n.needs_input_grad(0) ? matmul(g[0], transpose(conj(s[1]), 1, 2)) : nullptr,
+                                      n.needs_input_grad(1) ? matmul(transpose(conj(s[0]), 1, 2), g[0]) : nullptr};
          });
   Shape final_shape = batch;
   if (!a1) final_shape.push_back(M);

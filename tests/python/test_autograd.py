@@ -1357,3 +1357,21 @@ def test_graph_is_freed_when_output_dropped():
     del y
     gc.collect()
     assert (lucid._C.live_tensor_count(), lucid.memory_allocated("cpu")) == before
+
+
+def _complex_chain(lib):
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    B = rng.standard_normal((3, 2)) + 1j * rng.standard_normal((3, 2))
+    C = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    a, b, c = (lib.tensor(v, requires_grad=True) for v in (A, B, C))
+    y = ((a * c) @ b) / (c @ b + 3) - (2 - 1j) / (a.sum() + 4) * (0.5 + 2j)
+    y.backward(lib.tensor(np.full((2, 2), 1 + 2j)))
+    return [np.array(t.grad.tolist()) for t in (a, b, c)]
+
+
+def test_complex_gradients_match_pytorch():
+    """Complex gradients follow PyTorch's conjugate convention (mul, div, matmul, scalars)."""
+    torch = pytest.importorskip("torch")
+    for got, want in zip(_complex_chain(lucid), _complex_chain(torch)):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)

@@ -514,12 +514,7 @@ def _grad_params():
                 continue
             if sum(int(np.prod(sh)) for sh in s.shapes) > 60:
                 continue
-            marks = []
-            if op.out_dtype(lucid.float64, **s.kwargs).is_complex and op.name in ("mul", "div", "matmul"):
-                # complex gradients of mul/div/matmul need conj(), which comes with the op library
-                marks.append(pytest.mark.xfail(raises=NotImplementedError, strict=True,
-                                               reason="complex autograd is not implemented yet"))
-            out.append(pytest.param(op, s, id=f"{op.name}-{s.id}", marks=marks))
+            out.append(pytest.param(op, s, id=f"{op.name}-{s.id}"))
     return out
 
 
