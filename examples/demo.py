@@ -30,6 +30,11 @@ def main():
     show("dtype promotion: int64 tensor / 2 -> float32", lucid.tensor([1, 2, 3]) / 2)
     show("x.sum(dim=0)", x.sum(dim=0))
 
+    wg = lucid.randn(4, 3, requires_grad=True)
+    loss = ((x @ wg) * (x @ wg)).sum() / 100
+    loss.backward()
+    show(f"autograd: loss = sum((x @ w)^2) / 100 = {loss.item():.3f}; grad_fn {loss.grad_fn.name()}; w.grad", wg.grad)
+
     n = 1024
     a, b = lucid.randn(n, n), lucid.randn(n, n)
     a @ b
