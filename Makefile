@@ -5,7 +5,7 @@ JOBS ?= 2
 export CCACHE_DIR ?= $(CURDIR)/build/ccache
 export CMAKE_BUILD_PARALLEL_LEVEL := $(JOBS)
 
-.PHONY: all setup build test test-cpp test-python demo clean
+.PHONY: all setup build test test-cpp test-python demo bench bench-quick clean
 
 all: build
 
@@ -30,6 +30,13 @@ test: test-cpp test-python
 
 demo: build
 	@$(PY) examples/demo.py
+
+# lucid beside PyTorch in one process (benchmarks/run.py); JSON with the context in build/.
+bench: build
+	@$(PY) benchmarks/run.py --json build/bench.json
+
+bench-quick: build
+	@$(PY) benchmarks/run.py --quick --json build/bench-quick.json
 
 clean:
 	rm -rf build .venv

@@ -77,6 +77,69 @@ void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a) {
   });
 }
 
+// Reductions over outer dims (e.g. sum(dim=0) of a row-major matrix): the output's last dim is
+// contiguous in the input, so accumulate whole rows into a buffer instead of striding down columns.
+template <typename T>
+void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const std::vector<int64_t>& offsets) {
+  using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+  const int nouter = int(in.dim()) - nreduce;
+  const int64_t K = in.shape()[size_t(nouter - 1)];
+  const int64_t rest = out.numel() / K;
+  constexpr int64_t kBlock = 512;
+  const int64_t kblocks = (K + kBlock - 1) / kBlock;
+  const T* base = in.data<T>();
+  parallel_for(0, rest * kblocks, 1, [&](int64_t lo, int64_t hi) {
+    Acc acc[kBlock];
+    for (int64_t w = lo; w < hi; ++w) {
+      const int64_t o2 = w / kblocks, k0 = (w % kblocks) * kBlock, kn = std::min(kBlock, K - k0);
+      // element offset of (o2, k0) in `in`
+      int64_t off = k0;
+      int64_t rem = o2;
+      for (int d = nouter - 2; d >= 0; --d) {
+        off += (rem % in.shape()[size_t(d)]) * in.strides()[size_t(d)];
+        rem /= in.shape()[size_t(d)];
+      }
+      for (int64_t k = 0; k < kn; ++k) acc[k] = 0;
+      const T* p0 = base + off;
+      for (int64_t r : offsets) {
+        const T* p = p0 + r;
+        for (int64_t k = 0; k < kn; ++k) acc[k] += Acc(typename OpMath<T>::type(p[k]));
+      }
+      T* o = out.data<T>() + o2 * K + k0;
+      if constexpr (std::is_same_v<T, bool>) {
+        for (int64_t k = 0; k < kn; ++k) o[k] = acc[k] != 0;
+      } else {
+        for (int64_t k = 0; k < kn; ++k) o[k] = T(typename OpMath<T>::type(acc[k]));
+      }
+    }
+  });
+}
+
+bool try_sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const ReducePlan& plan) {
+  const int nouter = int(in.dim()) - nreduce;
+  if (nouter < 1 || in.strides()[size_t(nouter - 1)] != 1 || in.shape()[size_t(nouter - 1)] < 16) return false;
+  if (out.dtype() != in.dtype() || is_complex(in.dtype()) || in.dtype() == Dtype::Bool) return false;
+  if (plan.count > (int64_t(1) << 22)) return false;
+  // Element offsets of every reduced position (plan strides are in bytes).
+  std::vector<int64_t> offsets;
+  offsets.reserve(size_t(plan.count));
+  const int64_t isz = in.element_size();
+  std::vector<int64_t> idx(size_t(plan.nd), 0);
+  for (int64_t c = 0; c < plan.count; ++c) {
+    int64_t off = 0;
+    for (int j = 0; j < plan.nd; ++j) off += idx[size_t(j)] * plan.stride[j];
+    offsets.push_back(off / isz);
+    for (int j = 0; j < plan.nd; ++j) {
+      if (++idx[size_t(j)] < plan.shape[j]) break;
+      idx[size_t(j)] = 0;
+    }
+  }
+  dispatch_dtype(in.dtype(), [&]<typename T>() {
+    if constexpr (!std::is_same_v<T, c64> && !std::is_same_v<T, c128>) sum_rows<T>(out, in, nreduce, offsets);
+  });
+  return true;
+}
+
 void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
   const SumLoop loop = sum_loop_for(in.dtype());
   const ReducePlan plan = make_plan(in, nreduce);
@@ -88,6 +151,7 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
     for (int64_t o = 0; o < outer; ++o) store(out, o, in.dtype(), Acc{});
     return;
   }
+  if (outer > 1 && try_sum_rows(out, in, nreduce, plan)) return;
   auto outer_base = [&](int64_t o) {
     const char* ptr = static_cast<const char*>(in.data_ptr());
     for (int d = nouter - 1; d >= 0; --d) {

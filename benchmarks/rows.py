@@ -1,0 +1,88 @@
+"""The benchmark rows that exist today (issue 6 lists the full set; rows join as their ops land)."""
+import lucid
+import torch
+
+from harness import Row
+
+
+def _pair(shape, device, dtype="float32", requires_grad=False, seed=0):
+    lucid.manual_seed(seed)
+    a = lucid.randn(*shape, dtype=getattr(lucid, dtype), device=device)
+    t = torch.from_numpy(a.cpu().numpy().copy()).to(device)
+    if requires_grad:
+        a.requires_grad = True
+        t.requires_grad = True
+    return a, t
+
+
+def overhead_rows(device):
+    rows = []
+    for n in (1, 16):
+        a, ta = _pair((n,), device)
+        b, tb = _pair((n,), device, seed=1)
+        rows.append(Row("overhead", f"a + b, {n} elem", lambda a=a, b=b: a + b, lambda ta=ta, tb=tb: ta + tb))
+        rows.append(Row("overhead", f"a * 2.0, {n} elem", lambda a=a: a * 2.0, lambda ta=ta: ta * 2.0))
+        ga, gta = _pair((n,), device, requires_grad=True)
+        rows.append(Row("overhead", f"a + b with grad, {n} elem", lambda ga=ga, b=b: ga + b,
+                        lambda gta=gta, tb=tb: gta + tb, check=False))
+
+    x, tx = _pair((16,), device, requires_grad=True)
+
+    def graph_lucid():
+        y = ((x * 2.0 + 1.0) * x).sum()
+        y.backward()
+        x.grad = None
+
+    def graph_torch():
+        y = ((tx * 2.0 + 1.0) * tx).sum()
+        y.backward()
+        tx.grad = None
+
+    rows.append(Row("overhead", "4-op graph + backward", graph_lucid, graph_torch, check=False))
+    return rows
+
+
+def elementwise_rows(device, quick):
+    rows = []
+    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000)):
+        a, ta = _pair((n,), device)
+        b, tb = _pair((n,), device, seed=1)
+        rows.append(Row("elementwise", f"add {n}", lambda a=a, b=b: a + b, lambda ta=ta, tb=tb: ta + tb,
+                        bytes_moved=12 * n))
+        rows.append(Row("elementwise", f"mul {n}", lambda a=a, b=b: a * b, lambda ta=ta, tb=tb: ta * tb,
+                        bytes_moved=12 * n))
+    return rows
+
+
+def reduction_rows(device, quick):
+    m, n = (1024, 1024) if quick else (4096, 1024)
+    a, ta = _pair((m, n), device)
+    return [
+        Row("reduce", f"sum all ({m}x{n})", lambda: a.sum(), lambda: ta.sum(), bytes_moved=4 * m * n, rtol=1e-3),
+        Row("reduce", f"sum last dim ({m}x{n})", lambda: a.sum(-1), lambda: ta.sum(-1), bytes_moved=4 * m * n,
+            rtol=1e-3, atol=1e-3),
+        Row("reduce", f"sum first dim ({m}x{n})", lambda: a.sum(0), lambda: ta.sum(0), bytes_moved=4 * m * n,
+            rtol=1e-3, atol=1e-3),
+    ]
+
+
+def gemm_rows(device, quick):
+    rows = []
+    sizes = (64, 256, 1024) if quick else (64, 128, 256, 512, 1024, 2048)
+    for s in sizes:
+        a, ta = _pair((s, s), device)
+        b, tb = _pair((s, s), device, seed=1)
+        rows.append(Row("gemm", f"{s}x{s}x{s}", lambda a=a, b=b: a @ b, lambda ta=ta, tb=tb: ta @ tb,
+                        flops=2 * s ** 3, rtol=1e-3, atol=1e-3))
+    shapes = ((128, 512, 512),) if quick else ((128, 512, 512), (128, 2048, 2048), (4096, 768, 3072))
+    for m, k, n in shapes:
+        a, ta = _pair((m, k), device)
+        b, tb = _pair((k, n), device, seed=1)
+        rows.append(Row("gemm", f"{m}x{k}x{n}", lambda a=a, b=b: a @ b, lambda ta=ta, tb=tb: ta @ tb,
+                        flops=2 * m * k * n, rtol=1e-3, atol=1e-2))
+    return rows
+
+
+def all_rows(device, quick):
+    return overhead_rows(device) + elementwise_rows(device, quick) + reduction_rows(device, quick) + \
+        gemm_rows(device, quick)

@@ -1,0 +1,105 @@
+"""lucid beside PyTorch: `python benchmarks/run.py [--quick] [--device cpu|cuda] [--json out.json]`.
+
+One process imports both, checks each row's results agree (a mismatch skips the row, reported as
+MISMATCH), times them interleaved, and prints lucid time, torch time, the ratio lucid/torch and
+achieved GB/s or GFLOP/s against ceilings measured at the start (a STREAM-like triad and the best
+float32 GEMM). Thread counts and denormal flushing are the same on both sides."""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import lucid  # noqa: E402
+import torch  # noqa: E402
+
+from harness import measure, same  # noqa: E402
+from rows import all_rows  # noqa: E402
+
+
+def context(device, threads):
+    ctx = {"lucid": lucid.__version__, "torch": torch.__version__, "python": platform.python_version(),
+           "threads": threads, "device": device, "cpu_isa": lucid._C._cpu_isa(),
+           "blas": lucid._C._blas_info()["corename"], "torch_flush_denormal": True}
+    try:
+        ctx["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                    cwd=os.path.dirname(__file__)).stdout.strip()
+    except OSError:
+        pass
+    try:
+        with open("/proc/cpuinfo") as f:
+            ctx["cpu"] = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    if device == "cuda":
+        ctx["gpu"] = torch.cuda.get_device_name(0)
+    return ctx
+
+
+def ceilings(device, quick):
+    n = 1 << (22 if quick else 24)
+    dev = device
+    a, b, c = (lucid.rand(n, device=dev) for _ in range(3))
+    ta, tb, tc = (torch.rand(n, device=dev) for _ in range(3))
+    sync = lucid.cuda.synchronize if device == "cuda" else None
+    lt, tt = measure(lambda: lucid.add(b, c, alpha=3.0), lambda: torch.add(tb, tc, alpha=3.0), trials=3, sync=sync)
+    triad = 3 * 4 * n / min(lt, tt) / 1e9
+    m = 2048 if not quick else 1024
+    x, y = lucid.randn(m, m, device=dev), lucid.randn(m, m, device=dev)
+    tx, ty = torch.randn(m, m, device=dev), torch.randn(m, m, device=dev)
+    lg, tg = measure(lambda: x @ y, lambda: tx @ ty, trials=3, sync=sync)
+    gemm = 2 * m ** 3 / min(lg, tg) / 1e9
+    return {"triad_GBps": triad, "sgemm_GFLOPs": gemm}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=0, help="0: one row set at 1 thread and one at all cores")
+    ap.add_argument("--json", default="")
+    args = ap.parse_args()
+    torch.set_flush_denormal(True)
+    lucid_cores = os.cpu_count() or 1
+    thread_sets = [args.threads] if args.threads else sorted({1, lucid_cores})
+    report = {"rows": []}
+    sync = lucid.cuda.synchronize if args.device == "cuda" else None
+    for threads in thread_sets:
+        lucid.set_num_threads(threads)
+        torch.set_num_threads(threads)
+        report.setdefault("context", context(args.device, thread_sets))
+        ceil = ceilings(args.device, args.quick)
+        report.setdefault("ceilings", {})[str(threads)] = ceil
+        print(f"\n== {args.device}, {threads} thread(s): triad {ceil['triad_GBps']:.1f} GB/s, "
+              f"sgemm {ceil['sgemm_GFLOPs']:.0f} GFLOP/s")
+        print(f"{'row':<44}{'lucid':>12}{'torch':>12}{'ratio':>8}{'achieved':>18}")
+        for row in all_rows(args.device, args.quick):
+            if row.check:
+                try:
+                    ok = same(row.lucid_fn(), row.torch_fn(), row.rtol, row.atol)
+                except Exception as e:  # noqa: BLE001 - a row that cannot run is reported, not fatal
+                    print(f"{row.group + ': ' + row.name:<44}  ERROR {type(e).__name__}: {e}")
+                    continue
+                if not ok:
+                    print(f"{row.group + ': ' + row.name:<44}  MISMATCH (row skipped)")
+                    continue
+            lt, tt = measure(row.lucid_fn, row.torch_fn, trials=5, min_time=0.01 if args.quick else 0.05, sync=sync)
+            ach = ""
+            if row.flops:
+                ach = f"{row.flops / lt / 1e9:8.1f} GFLOP/s"
+            elif row.bytes_moved:
+                ach = f"{row.bytes_moved / lt / 1e9:8.1f} GB/s"
+            print(f"{row.group + ': ' + row.name:<44}{lt * 1e6:10.2f}us{tt * 1e6:10.2f}us{lt / tt:8.2f}{ach:>18}")
+            report["rows"].append({"group": row.group, "name": row.name, "threads": threads, "lucid_s": lt,
+                                   "torch_s": tt, "ratio": lt / tt, "flops": row.flops, "bytes": row.bytes_moved})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+        print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
