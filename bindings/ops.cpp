@@ -5,6 +5,7 @@
 #include "ops/copy.h"
 #include "ops/matmul.h"
 #include "ops/reduce.h"
+#include "ops/unary.h"
 
 namespace lucid::py {
 
@@ -79,6 +80,12 @@ void init_ops(nb::module_& m) {
       .def("pin_memory", [](const Tensor& t) { return pin_memory(t); })
       .def("is_pinned", [](const Tensor& t) { return is_pinned(t); });
 
+  // The unary family: lucid.exp(x) and x.exp(), one binding each (no Python-side dispatch).
+  for (int i = 0; i <= int(UnaryOp::Frac); ++i) {
+    const UnaryOp op = UnaryOp(i);
+    m.def(unary_name(op), [op](const Tensor& x) { return unary(op, x); }, nb::arg("input"));
+    cls.def(unary_name(op), [op](const Tensor& x) { return unary(op, x); });
+  }
   m.def("add", [](const Operand& a, const Operand& b, const Scalar& alpha) { return add(a, b, alpha); },
         nb::arg("input"), nb::arg("other"), nb::kw_only(), nb::arg("alpha") = Scalar::from_int(1));
   m.def("sub", [](const Operand& a, const Operand& b, const Scalar& alpha) { return sub(a, b, alpha); },

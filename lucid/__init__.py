@@ -22,6 +22,10 @@ from lucid._random import (Generator, default_generator, manual_seed, seed, init
                            randint_like)
 from lucid._ops import add, sub, mul, div, matmul, sum, reshape, permute, transpose, squeeze, unsqueeze, flatten, \
     narrow, select, diagonal, broadcast_to, as_strided, clone, numel
+from lucid._ops import (abs, sign, square, relu, exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt,  # noqa: A004
+                        reciprocal, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid,
+                        erf, erfc, floor, ceil, trunc, frac, absolute, arcsin, arccos, arctan, arcsinh, arccosh,
+                        arctanh, fix)
 from lucid import cuda
 from lucid import autograd
 from lucid import utils

@@ -63,3 +63,33 @@ def clone(input):
 
 def numel(input):
     return input.numel()
+
+
+# The unary math family, bound one by one in C++ (bindings/ops.cpp).
+UNARY = ("abs", "sign", "square", "relu", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
+         "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+         "sigmoid", "erf", "erfc", "floor", "ceil", "trunc", "frac")
+for _name in UNARY:
+    globals()[_name] = getattr(_C, _name)
+# PyTorch's aliases
+absolute, arcsin, arccos, arctan, arcsinh, arccosh, arctanh, fix = (
+    _C.abs, _C.asin, _C.acos, _C.atan, _C.asinh, _C.acosh, _C.atanh, _C.trunc)
+
+
+def _inplace(name):
+    def method(self):
+        out = getattr(_C, name)(self)
+        if out.dtype is not self.dtype:
+            raise RuntimeError(f"{name}_: result type {out.dtype} can't be cast to the desired output type "
+                               f"{self.dtype}")
+        return self.copy_(out)
+    method.__name__ = name + "_"
+    method.__doc__ = f"In-place {name}: self.copy_(self.{name}()) (bumps the version, recorded by autograd)."
+    return method
+
+
+for _name in UNARY:
+    setattr(_C.Tensor, _name + "_", _inplace(_name))
+for _alias, _target in (("absolute", "abs"), ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
+                        ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"), ("fix", "trunc")):
+    setattr(_C.Tensor, _alias, getattr(_C.Tensor, _target))

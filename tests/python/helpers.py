@@ -120,7 +120,8 @@ def from_numpy_ref(ref, d, device="cpu"):
 
 def random_array(shape, d, rng, kind="default"):
     """Values exactly representable in `d` (as a reference array). kind='nonzero' avoids zeros
-    (divisors); kind='small' keeps integers tiny (products)."""
+    (divisors); kind='small' keeps integers tiny (products); 'positive', 'unit' (inside (-1, 1)) and
+    'ge1' (above 1) keep math functions inside their domains."""
     shape = tuple(shape)
     if d is lucid.bool_:
         a = rng.random(shape) < 0.5
@@ -131,6 +132,10 @@ def random_array(shape, d, rng, kind="default"):
         lo, hi = (0, 10) if d is lucid.uint8 else (-9, 10)
         if kind == "small":
             lo, hi = (0, 4) if d is lucid.uint8 else (-3, 4)
+        if kind in ("positive", "ge1"):
+            lo, hi = 1, 10
+        if kind == "unit":
+            lo, hi = 0, 1
         a = rng.integers(lo, hi, size=shape).astype(np_dtype(d))
         if kind == "nonzero":
             a[a == 0] = 1
@@ -144,6 +149,12 @@ def random_array(shape, d, rng, kind="default"):
     a = rng.uniform(-2, 2, size=shape)
     if kind == "nonzero":
         a = np.sign(a + 1e-9) * (0.25 + np.abs(a))
+    elif kind == "positive":
+        a = 0.25 + np.abs(a)
+    elif kind == "unit":
+        a = a * 0.45
+    elif kind == "ge1":
+        a = 1.25 + np.abs(a)
     return cast_ref(a, d)
 
 

@@ -403,5 +403,58 @@ SCALAR_OPS = [
                   kinds=("nonzero",), reflected=True, torch_fn=lambda t, s: s / t),
 ]
 
-ALL_OPS = OPS + SCALAR_OPS
+def _unary_entry(name, np_fn, kind="default", keeps_int=False):
+    real = [d for d in ALL_DTYPES if d is not BOOL and not d.is_complex]
+
+    def out_dtype(d, **_):
+        if not keeps_int and not (d.is_floating_point or d.is_complex):
+            return lucid.get_default_dtype()
+        return d
+
+    def ref(a, out, **_):
+        with np.errstate(all="ignore"):
+            return np_fn(wide(a, out))
+
+    return OpInfo(name, lambda a, name=name: getattr(lucid, name)(a), ref, out_dtype, real, unary_samples,
+                  torch_op=lambda torch, a, name=name: getattr(torch, name)(a),
+                  variants={"method": lambda a, name=name: getattr(a, name)()}, kinds=(kind,))
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _erf(x):
+    import math
+    return np.vectorize(math.erf, otypes=[np.float64])(x) if x.ndim else np.asarray(math.erf(float(x)))
+
+
+def _erfc(x):
+    import math
+    return np.vectorize(math.erfc, otypes=[np.float64])(x) if x.ndim else np.asarray(math.erfc(float(x)))
+
+
+UNARY_OPS = [
+    _unary_entry("abs", np.abs, keeps_int=True),
+    _unary_entry("sign", np.sign, keeps_int=True),
+    _unary_entry("square", np.square, kind="small", keeps_int=True),
+    _unary_entry("relu", lambda x: np.maximum(x, 0), keeps_int=True),
+    _unary_entry("floor", np.floor, keeps_int=True),
+    _unary_entry("ceil", np.ceil, keeps_int=True),
+    _unary_entry("trunc", np.trunc, keeps_int=True),
+    _unary_entry("frac", lambda x: x - np.trunc(x), keeps_int=True),
+    _unary_entry("exp", np.exp), _unary_entry("exp2", np.exp2), _unary_entry("expm1", np.expm1),
+    _unary_entry("log", np.log, "positive"), _unary_entry("log2", np.log2, "positive"),
+    _unary_entry("log10", np.log10, "positive"), _unary_entry("log1p", np.log1p, "positive"),
+    _unary_entry("sqrt", np.sqrt, "positive"), _unary_entry("rsqrt", lambda x: 1 / np.sqrt(x), "positive"),
+    _unary_entry("reciprocal", lambda x: 1 / x, "nonzero"),
+    _unary_entry("sin", np.sin), _unary_entry("cos", np.cos), _unary_entry("tan", np.tan, "unit"),
+    _unary_entry("asin", np.arcsin, "unit"), _unary_entry("acos", np.arccos, "unit"), _unary_entry("atan", np.arctan),
+    _unary_entry("sinh", np.sinh), _unary_entry("cosh", np.cosh), _unary_entry("tanh", np.tanh),
+    _unary_entry("asinh", np.arcsinh), _unary_entry("acosh", np.arccosh, "ge1"),
+    _unary_entry("atanh", np.arctanh, "unit"),
+    _unary_entry("sigmoid", _sigmoid), _unary_entry("erf", _erf), _unary_entry("erfc", _erfc),
+]
+
+ALL_OPS = OPS + SCALAR_OPS + UNARY_OPS
 OPS_BY_NAME = {o.name: o for o in ALL_OPS}

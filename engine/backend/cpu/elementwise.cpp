@@ -54,8 +54,17 @@ void binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const Tenso
   run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n, alpha); });
 }
 
+void unary(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
+  if (out.numel() == 0) return;
+  auto it = Iter<2>::make({&out, &in});
+  const UnaryLoop loop = unary_loop_for(op, out.dtype());
+  LUCID_CHECK(loop, NotImplemented, "[unary] dtype " << dtype_name(out.dtype()) << " is not supported");
+  run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n); });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(unary_kernel, CPU, &unary)
 LUCID_REGISTER_KERNEL(fill_kernel, CPU, &fill)
 LUCID_REGISTER_KERNEL(copy_kernel, CPU, &copy)
 LUCID_REGISTER_KERNEL(binary_kernel, CPU, &binary)

@@ -29,6 +29,13 @@ CastLoop cast(Dtype to, Dtype from) {
     return dispatch_dtype(from, [&]<typename From>() -> CastLoop { return &cast_loop<To, From>; });
   });
 }
+UnaryLoop unary(UnaryOp op, Dtype d) {
+  return dispatch_dtype(d, [&]<typename T>() -> UnaryLoop {
+    if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128> || std::is_same_v<T, bool>) return nullptr;
+    else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop { return &unary_loop<Op, T>; });
+  });
+}
+
 SumLoop sum(Dtype d) {
   return dispatch_dtype(d, [&]<typename T>() -> SumLoop { return &sum_loop<T>; });
 }
@@ -43,7 +50,7 @@ namespace {
 #define LUCID_ISA_ENUM_avx512 Isa::AVX512
 #define LUCID_CAT(a, b) a##b
 #define LUCID_ISA_ENUM(x) LUCID_CAT(LUCID_ISA_ENUM_, x)
-const bool registered = (register_isa_loops(LUCID_ISA_ENUM(LUCID_ISA), {&LUCID_ISA::binary, &LUCID_ISA::cast, &LUCID_ISA::sum}), true);
+const bool registered = (register_isa_loops(LUCID_ISA_ENUM(LUCID_ISA), {&LUCID_ISA::binary, &LUCID_ISA::cast, &LUCID_ISA::sum, &LUCID_ISA::unary}), true);
 }  // namespace
 
 }  // namespace lucid::cpu

@@ -20,5 +20,6 @@ void register_isa_loops(Isa i, IsaLoops l) { g_loops[int(i)] = l; }
 BinaryLoop binary_loop_for(BinaryOp op, Dtype d) { return loops().binary(op, d); }
 CastLoop cast_loop_for(Dtype to, Dtype from) { return loops().cast(to, from); }
 SumLoop sum_loop_for(Dtype d) { return loops().sum(d); }
+UnaryLoop unary_loop_for(UnaryOp op, Dtype d) { return loops().unary(op, d); }
 
 }  // namespace lucid::cpu

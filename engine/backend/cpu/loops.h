@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "backend/common/unary_math.h"
 #include "backend/cpu/isa.h"
 #include "backend/kernels/elementwise.h"
 #include "core/dtype.h"
@@ -14,6 +15,7 @@ namespace lucid::cpu {
 // One 1-D run: ptrs[k] advance by strides[k] bytes, n elements.
 using BinaryLoop = void (*)(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha);
 using CastLoop = void (*)(char** ptrs, const int64_t* strides, int64_t n);
+using UnaryLoop = void (*)(char** ptrs, const int64_t* strides, int64_t n);
 // Sums n elements (byte stride) of one dtype into a double (floating), int64 (integral) or
 // complex<double> (complex: re, im).
 using SumLoop = void (*)(const char* p, int64_t stride, int64_t n, double* acc_re, double* acc_im, int64_t* acc_i);
@@ -68,6 +70,20 @@ void binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& a
       *reinterpret_cast<T*>(o + i * strides[0]) = T(apply_binary<Op, M>(
           M(*reinterpret_cast<const T*>(a + i * strides[1])), M(*reinterpret_cast<const T*>(b + i * strides[2])), alpha));
     }
+  }
+}
+
+template <UnaryOp Op, typename T>
+void unary_loop(char** ptrs, const int64_t* strides, int64_t n) {
+  using M = typename OpMath<T>::type;
+  if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
+    T* __restrict__ o = reinterpret_cast<T*>(ptrs[0]);
+    const T* __restrict__ x = reinterpret_cast<const T*>(ptrs[1]);
+    for (int64_t i = 0; i < n; ++i) o[i] = T(apply_unary<Op, M>(M(x[i])));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<T*>(ptrs[0] + i * strides[0]) =
+          T(apply_unary<Op, M>(M(*reinterpret_cast<const T*>(ptrs[1] + i * strides[1]))));
   }
 }
 
@@ -164,10 +180,12 @@ struct IsaLoops {
   BinaryLoop (*binary)(BinaryOp, Dtype);
   CastLoop (*cast)(Dtype, Dtype);
   SumLoop (*sum)(Dtype);
+  UnaryLoop (*unary)(UnaryOp, Dtype);
 };
 void register_isa_loops(Isa isa, IsaLoops loops);
 BinaryLoop binary_loop_for(BinaryOp op, Dtype d);
 CastLoop cast_loop_for(Dtype to, Dtype from);
 SumLoop sum_loop_for(Dtype d);
+UnaryLoop unary_loop_for(UnaryOp op, Dtype d);
 
 }  // namespace lucid::cpu

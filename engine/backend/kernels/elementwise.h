@@ -9,6 +9,14 @@ namespace lucid {
 
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div };
 
+// The unary math family (real dtypes). backend/common/unary_math.h defines each function once for
+// both backends.
+enum class UnaryOp : uint8_t {
+  Abs, Sign, Square, Relu, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal,
+  Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sigmoid, Erf, Erfc,
+  Floor, Ceil, Trunc, Frac
+};
+
 // dst[...] = value (converted to dst's dtype).
 LUCID_DECLARE_KERNEL(fill_kernel, void (*)(const TensorImpl& dst, const Scalar& value))
 // dst[...] = cast(src[...]); same shape and device, dtypes may differ.
@@ -16,5 +24,8 @@ LUCID_DECLARE_KERNEL(copy_kernel, void (*)(const TensorImpl& dst, const TensorIm
 // out = a op (alpha * b) for Add/Sub (alpha ignored otherwise); out, a, b share one dtype.
 LUCID_DECLARE_KERNEL(binary_kernel, void (*)(BinaryOp op, const TensorImpl& out, const TensorImpl& a,
                                              const TensorImpl& b, const Scalar& alpha))
+
+// out = op(in); same shape and dtype (a real dtype).
+LUCID_DECLARE_KERNEL(unary_kernel, void (*)(UnaryOp op, const TensorImpl& out, const TensorImpl& in))
 
 }  // namespace lucid

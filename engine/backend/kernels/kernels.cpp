@@ -8,6 +8,7 @@ namespace lucid {
 LUCID_DEFINE_KERNEL(fill_kernel)
 LUCID_DEFINE_KERNEL(copy_kernel)
 LUCID_DEFINE_KERNEL(binary_kernel)
+LUCID_DEFINE_KERNEL(unary_kernel)
 LUCID_DEFINE_KERNEL(sum_kernel)
 LUCID_DEFINE_KERNEL(gemm_kernel)
 LUCID_DEFINE_KERNEL(random_kernel)
