@@ -13,34 +13,12 @@
 #include "ops/random.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
-#include "test_util.h"
+#include "ops_prelude.h"
 
 namespace lucid {
 namespace {
 
-using test::bool_values;
-using test::cpu;
-using test::cpu_stats;
-using test::iota;
-using test::make;
-using test::values;
-using F = std::vector<float>;
-using D = std::vector<double>;
-using I64 = std::vector<int64_t>;
-using I32 = std::vector<int32_t>;
-
-Scalar si(int64_t v) { return Scalar::from_int(v); }
-Tensor make_bool(const std::vector<int>& v, const Shape& shape) { return test::make_bool(v, shape); }
-Tensor make_bool(const std::vector<int>& v = {1, 0, 1}) { return test::make_bool(v, {int64_t(v.size())}); }
-Scalar sf(double v) { return Scalar::from_double(v); }
-
-// Counts CPU allocations made while `f` runs.
-template <typename Fn>
-int64_t allocs_during(Fn&& f) {
-  const int64_t before = cpu_stats().num_allocs;
-  f();
-  return cpu_stats().num_allocs - before;
-}
+using namespace test::ops;  // NOLINT: the shared test prelude (ops_prelude.h)
 TEST(Copy, CastsWithPyTorchSemantics) {
   Tensor src = make<float>({1.5f, -2.7f, 3.9f, 0.0f});
   Tensor i = TensorImpl::empty({4}, Dtype::I32, cpu());
