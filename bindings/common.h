@@ -35,6 +35,15 @@ void init_random(nb::module_& m);
 void init_interop(nb::module_& m);
 void init_autograd(nb::module_& m);
 
+// Op families bind themselves: a file `bindings/<family>.cpp` ends with LUCID_BINDINGS(init_fn), and
+// module.cpp calls every registered init after the core areas above (so the Tensor class exists).
+using InitFn = void (*)(nb::module_&);
+std::vector<std::pair<const char*, InitFn>>& family_bindings();
+struct BindingRegistrar {
+  BindingRegistrar(const char* name, InitFn f) { family_bindings().emplace_back(name, f); }
+};
+#define LUCID_BINDINGS(fn) static ::lucid::py::BindingRegistrar lucid_bindings_##fn(#fn, fn);
+
 }  // namespace lucid::py
 
 namespace nanobind::detail {

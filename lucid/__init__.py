@@ -26,6 +26,14 @@ from lucid._ops import (abs, sign, square, relu, exp, exp2, expm1, log, log2, lo
                         reciprocal, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid,
                         erf, erfc, floor, ceil, trunc, frac, absolute, arcsin, arccos, arctan, arcsinh, arccosh,
                         arctanh, fix)
+# the op families: each module's __all__ (module functions; its Tensor methods attach on import)
+from lucid._unary_ext import *  # noqa: F401,F403,E402
+from lucid._binary import *  # noqa: F401,F403,E402
+from lucid._reduce import *  # noqa: F401,F403,E402
+from lucid._shape import *  # noqa: F401,F403,E402
+from lucid._indexing import *  # noqa: F401,F403,E402
+from lucid._sorting import *  # noqa: F401,F403,E402
+from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
 from lucid import autograd
 from lucid import utils

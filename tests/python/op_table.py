@@ -158,6 +158,9 @@ class OpInfo:
     kinds: tuple = ("default", "default")
     tol: dict = field(default_factory=dict)
     promotes: bool = False       # a binary op on two tensors: also tested on every pair of dtypes
+    cuda: bool = True            # has CUDA kernels: checked against the CPU on a GPU machine
+    view: bool = False           # returns a view of an input (test_forward checks it aliases one)
+    differentiable: bool = True  # gradcheck/gradgradcheck in float64 (False: integer/bool results)
 
     @property
     def arity(self):
@@ -456,5 +459,14 @@ UNARY_OPS = [
     _unary_entry("sigmoid", _sigmoid), _unary_entry("erf", _erf), _unary_entry("erfc", _erfc),
 ]
 
-ALL_OPS = OPS + SCALAR_OPS + UNARY_OPS
+# Each op family keeps its entries in its own file (op_table_<family>.py, OPS = [...]).
+from op_table_unary import OPS as _UNARY_EXTRA  # noqa: E402
+from op_table_binary import OPS as _BINARY  # noqa: E402
+from op_table_reduce import OPS as _REDUCE  # noqa: E402
+from op_table_shape import OPS as _SHAPE  # noqa: E402
+from op_table_indexing import OPS as _INDEXING  # noqa: E402
+from op_table_sorting import OPS as _SORTING  # noqa: E402
+from op_table_products import OPS as _PRODUCTS  # noqa: E402
+
+ALL_OPS = OPS + SCALAR_OPS + UNARY_OPS + _UNARY_EXTRA + _BINARY + _REDUCE + _SHAPE + _INDEXING + _SORTING + _PRODUCTS
 OPS_BY_NAME = {o.name: o for o in ALL_OPS}

@@ -45,14 +45,26 @@ def _inputs(op, sample, d, rng, layout="contiguous", device="cpu"):
 def _expected(op, sample, d, refs):
     out = op.out_dtype(d, **sample.kwargs)
     exact = op.ref(*refs, out, **sample.kwargs)
+    if isinstance(out, tuple):      # an op with several outputs (values and indices, var_mean, ...)
+        return out, tuple(cast_ref(e, o) for e, o in zip(exact, out))
     return out, cast_ref(exact, out)
+
+
+def outputs(result):
+    """An op's result as a tuple of tensors (one-output ops give a 1-tuple)."""
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
 
 
 def _check(op, sample, d, tensors, refs, msg=""):
     out_dtype, expected = _expected(op, sample, d, refs)
     result = op.op(*tensors, **sample.kwargs)
-    r, a = _tol(op, result.dtype) if (result.dtype.is_floating_point or result.dtype.is_complex) else (0, 0)
-    assert_close(result, expected, dtype=out_dtype, rtol=r, atol=a, msg=f"{op.name} {sample.id} {msg}")
+    outs = outputs(result)
+    if not isinstance(out_dtype, tuple):
+        out_dtype, expected = (out_dtype,), (expected,)
+    assert len(outs) == len(out_dtype), f"{op.name} {sample.id}: {len(outs)} outputs, expected {len(out_dtype)}"
+    for i, (res, od, ex) in enumerate(zip(outs, out_dtype, expected)):
+        r, a = _tol(op, res.dtype) if (res.dtype.is_floating_point or res.dtype.is_complex) else (0, 0)
+        assert_close(res, ex, dtype=od, rtol=r, atol=a, msg=f"{op.name} {sample.id} output {i} {msg}")
     return result
 
 
@@ -83,9 +95,14 @@ def test_forward(op, d, sample):
     before = [to_numpy(t) for t in tensors]
     result = _check(op, sample, d, tensors, refs)
     # a fresh, contiguous output that aliases no input; inputs untouched
-    assert result.is_contiguous()
+    for res in outputs(result):
+        if op.view:
+            assert any(res._is_view_of(t) for t in tensors), f"{op.name}: expected a view of an input"
+            continue
+        assert res.is_contiguous()
+        for t in tensors:
+            assert not res._is_view_of(t)
     for t, b in zip(tensors, before):
-        assert not result._is_view_of(t)
         np.testing.assert_array_equal(to_numpy(t), b)
 
 
@@ -97,10 +114,12 @@ def test_variants_agree(op, d):
         if sample.crash or sample.kind == "large":
             continue
         tensors, _ = _inputs(op, sample, d, rng)
-        base = to_numpy(op.op(*tensors, **sample.kwargs))
+        base = [to_numpy(o) for o in outputs(op.op(*tensors, **sample.kwargs))]
         for vname, fn in op.variants.items():
-            got = fn(*tensors, **sample.kwargs)
-            np.testing.assert_array_equal(to_numpy(got), base, err_msg=f"{op.name}/{vname} {sample.id}")
+            got = [to_numpy(o) for o in outputs(fn(*tensors, **sample.kwargs))]
+            assert len(got) == len(base), f"{op.name}/{vname} {sample.id}: number of outputs"
+            for g, b in zip(got, base):
+                np.testing.assert_array_equal(g, b, err_msg=f"{op.name}/{vname} {sample.id}")
 
 
 @pytest.mark.parametrize("layout", ["transposed", "sliced", "expanded", "mixed"])
@@ -233,17 +252,20 @@ def test_matches_torch(torch, op, d, sample):
         want = op.torch_op(torch, *tinputs, **kwargs)
     except (RuntimeError, NotImplementedError, TypeError) as e:
         pytest.skip(f"PyTorch refuses this input: {e}")
-    got = op.op(*tensors, **kwargs)
-    want_name = str(want.dtype).replace("torch.", "").replace("complex32", "complex64")
-    assert got.dtype.name == want_name, f"{op.name} {sample.id}: lucid {got.dtype} vs torch {want.dtype}"
-    assert tuple(got.shape) == tuple(want.shape)
-    r, a = _tol(op, got.dtype) if (got.dtype.is_floating_point or got.dtype.is_complex) else (0, 0)
-    # torch's own float16/bfloat16 rounding may differ by one unit from ours: allow two
-    if got.dtype.name in ("float16", "bfloat16"):
-        r, a = 2 * r, 2 * a
-    if want.dtype is torch.complex32:     # lucid has no complex32: compare at half precision
-        r, a = 2 * TOL["float16"][0], 2 * TOL["float16"][1]
-    assert_close(got, _torch_to_numpy(want), rtol=r, atol=a, msg=f"{op.name} {sample.id} vs torch")
+    got_all = outputs(op.op(*tensors, **kwargs))
+    want_all = outputs(want)
+    assert len(got_all) == len(want_all), f"{op.name} {sample.id}: number of outputs vs torch"
+    for got, want in zip(got_all, want_all):
+        want_name = str(want.dtype).replace("torch.", "").replace("complex32", "complex64")
+        assert got.dtype.name == want_name, f"{op.name} {sample.id}: lucid {got.dtype} vs torch {want.dtype}"
+        assert tuple(got.shape) == tuple(want.shape)
+        r, a = _tol(op, got.dtype) if (got.dtype.is_floating_point or got.dtype.is_complex) else (0, 0)
+        # torch's own float16/bfloat16 rounding may differ by one unit from ours: allow two
+        if got.dtype.name in ("float16", "bfloat16"):
+            r, a = 2 * r, 2 * a
+        if want.dtype is torch.complex32:     # lucid has no complex32: compare at half precision
+            r, a = 2 * TOL["float16"][0], 2 * TOL["float16"][1]
+        assert_close(got, _torch_to_numpy(want), rtol=r, atol=a, msg=f"{op.name} {sample.id} vs torch")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,22 +275,25 @@ def test_matches_torch(torch, op, d, sample):
 @pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced", "expanded"])
 @pytest.mark.parametrize("op,d", _params(ALL_OPS, with_samples=False))
 def test_cuda_matches_cpu(cuda_device, op, d, layout):
+    if not op.cuda:
+        pytest.skip(f"{op.name}: no CUDA kernel yet (CPU-only op family)")
     rng = _rng("cuda", op.name, d.name, layout)
     for sample in op.samples(d):
         if sample.crash:
             continue
         tensors, _ = _inputs(op, sample, d, rng, layout)
-        cpu = op.op(*tensors, **sample.kwargs)
+        cpu_all = outputs(op.op(*tensors, **sample.kwargs))
         gpu_inputs = [t.cuda() for t in tensors]
         assert all(t.is_cuda for t in gpu_inputs)
         if layout != "contiguous":
             # keep the layout on the device too
             gpu_inputs = [_same_layout_on_cuda(t) for t in tensors]
-        gpu = op.op(*gpu_inputs, **sample.kwargs)
-        assert gpu.is_cuda and gpu.device == "cuda:0"
-        assert gpu.dtype is cpu.dtype and tuple(gpu.shape) == tuple(cpu.shape)
-        r, a = _tol(op, cpu.dtype) if (cpu.dtype.is_floating_point or cpu.dtype.is_complex) else (0, 0)
-        assert_close(gpu.cpu(), to_numpy(cpu), rtol=r, atol=a, msg=f"{op.name} {sample.id} cuda vs cpu")
+        gpu_all = outputs(op.op(*gpu_inputs, **sample.kwargs))
+        for cpu, gpu in zip(cpu_all, gpu_all):
+            assert gpu.is_cuda and gpu.device == "cuda:0"
+            assert gpu.dtype is cpu.dtype and tuple(gpu.shape) == tuple(cpu.shape)
+            r, a = _tol(op, cpu.dtype) if (cpu.dtype.is_floating_point or cpu.dtype.is_complex) else (0, 0)
+            assert_close(gpu.cpu(), to_numpy(cpu), rtol=r, atol=a, msg=f"{op.name} {sample.id} cuda vs cpu")
 
 
 def _same_layout_on_cuda(t):
@@ -505,7 +530,7 @@ def test_matmul_shapes():
 def _grad_params():
     out = []
     for op in ALL_OPS:
-        if lucid.float64 not in op.dtypes:
+        if lucid.float64 not in op.dtypes or not op.differentiable:
             continue
         for s in op.samples(lucid.float64):
             if s.crash or s.kind not in ("basic", "broadcast", "0d") or any(0 in sh for sh in s.shapes):
@@ -526,7 +551,9 @@ def test_gradcheck(op, sample):
     leaves = [t.contiguous().detach().requires_grad_() for t in tensors]
 
     def f(*xs):
-        return op.op(*xs, **sample.kwargs)
+        # only floating outputs carry gradients (indices and masks do not)
+        outs = tuple(o for o in outputs(op.op(*xs, **sample.kwargs)) if o.dtype.is_floating_point or o.dtype.is_complex)
+        return outs if len(outs) != 1 else outs[0]
 
     assert lucid.autograd.gradcheck(f, tuple(leaves))
     assert lucid.autograd.gradgradcheck(f, tuple(leaves))
