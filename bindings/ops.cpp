@@ -17,8 +17,6 @@ std::optional<std::vector<int64_t>> dims_arg(nb::handle h) {
   return nb::cast<std::vector<int64_t>>(h);
 }
 
-Scalar reversed_neg_one() { return Scalar::from_int(-1); }
-
 }  // namespace
 
 void init_ops(nb::module_& m) {
@@ -38,11 +36,7 @@ void init_ops(nb::module_& m) {
       .def("__imul__", [](const Tensor& a, const Operand& b) { return binary_(B::Mul, a, b); }, nb::is_operator())
       .def("__itruediv__", [](const Tensor& a, const Operand& b) { return binary_(B::Div, a, b); }, nb::is_operator())
       .def("__matmul__", [](const Tensor& a, const Tensor& b) { return matmul(a, b); }, nb::is_operator())
-      .def("__neg__", [](const Tensor& a) {
-        LUCID_CHECK(a->dtype() != Dtype::Bool, Type,
-                    "[neg] negation, the `-` operator, on a bool tensor is not supported. Use `~` or logical_not() instead.");
-        return mul(a, reversed_neg_one());
-      })
+      .def("__neg__", [](const Tensor& a) { return neg(a); })
       .def("__pos__", [](const Tensor& a) { return a; })
       // ---- named methods
       .def("add", [](const Tensor& a, const Operand& b, const Scalar& alpha) { return add(a, b, alpha); },

@@ -121,7 +121,8 @@ def from_numpy_ref(ref, d, device="cpu"):
 def random_array(shape, d, rng, kind="default"):
     """Values exactly representable in `d` (as a reference array). kind='nonzero' avoids zeros
     (divisors); kind='small' keeps integers tiny (products); 'positive', 'unit' (inside (-1, 1)) and
-    'ge1' (above 1) keep math functions inside their domains."""
+    'ge1' (above 1) and 'prob' (inside (0, 1)) keep math functions inside
+    their domains."""
     shape = tuple(shape)
     if d is lucid.bool_:
         a = rng.random(shape) < 0.5
@@ -155,6 +156,8 @@ def random_array(shape, d, rng, kind="default"):
         a = a * 0.45
     elif kind == "ge1":
         a = 1.25 + np.abs(a)
+    elif kind == "prob":
+        a = 0.05 + 0.45 * np.abs(a)
     return cast_ref(a, d)
 
 

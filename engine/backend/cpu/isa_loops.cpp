@@ -31,8 +31,12 @@ CastLoop cast(Dtype to, Dtype from) {
 }
 UnaryLoop unary(UnaryOp op, Dtype d) {
   return dispatch_dtype(d, [&]<typename T>() -> UnaryLoop {
-    if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128> || std::is_same_v<T, bool>) return nullptr;
-    else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop { return &unary_loop<Op, T>; });
+    if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) return nullptr;
+    else if constexpr (std::is_same_v<T, bool>) {  // sign and bitwise_not only
+      if (op == UnaryOp::Sign) return &unary_loop<UnaryOp::Sign, bool>;
+      if (op == UnaryOp::BitwiseNot) return &unary_loop<UnaryOp::BitwiseNot, bool>;
+      return nullptr;
+    } else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop { return &unary_loop<Op, T>; });
   });
 }
 

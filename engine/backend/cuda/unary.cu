@@ -20,8 +20,12 @@ void unary(UnaryOp op, const TensorImpl& out, const TensorImpl& in) {
   DeviceGuard guard(dev);
   auto it = Iter<2>::make({&out, &in});
   dispatch_dtype(out.dtype(), [&]<typename T>() {
-    if constexpr (is_complex_v<T> || std::is_same_v<T, bool>) {
+    if constexpr (is_complex_v<T>) {
       LUCID_FAIL(NotImplemented, "[unary] dtype " << dtype_name(out.dtype()) << " is not supported");
+    } else if constexpr (std::is_same_v<T, bool>) {  // sign and bitwise_not only
+      if (op == UnaryOp::Sign) launch_elementwise<T, T>(it, UnaryFn<UnaryOp::Sign, T>{}, dev);
+      else if (op == UnaryOp::BitwiseNot) launch_elementwise<T, T>(it, UnaryFn<UnaryOp::BitwiseNot, T>{}, dev);
+      else LUCID_FAIL(NotImplemented, "[unary] dtype bool is not supported");
     } else {
       dispatch_unary(op, [&]<UnaryOp Op>() { launch_elementwise<T, T>(it, UnaryFn<Op, T>{}, dev); });
     }

@@ -9,13 +9,15 @@ namespace lucid {
 
 enum class BinaryOp : uint8_t { Add, Sub, Mul, Div };
 
-// The unary math family (real dtypes). backend/common/unary_math.h defines each function once for
-// both backends.
+// The unary math family (real dtypes; complex ones go through unary_complex_kernel in
+// kernels/unary_ext.h). backend/common/unary_math.h defines each function once for both backends.
 enum class UnaryOp : uint8_t {
   Abs, Sign, Square, Relu, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sigmoid, Erf, Erfc,
-  Floor, Ceil, Trunc, Frac
+  Floor, Ceil, Trunc, Frac,
+  Neg, Erfinv, Lgamma, Digamma, Sinc, Deg2rad, Rad2deg, Round, BitwiseNot
 };
+constexpr int kNumUnaryOps = int(UnaryOp::BitwiseNot) + 1;
 
 // dst[...] = value (converted to dst's dtype).
 LUCID_DECLARE_KERNEL(fill_kernel, void (*)(const TensorImpl& dst, const Scalar& value))
@@ -25,7 +27,7 @@ LUCID_DECLARE_KERNEL(copy_kernel, void (*)(const TensorImpl& dst, const TensorIm
 LUCID_DECLARE_KERNEL(binary_kernel, void (*)(BinaryOp op, const TensorImpl& out, const TensorImpl& a,
                                              const TensorImpl& b, const Scalar& alpha))
 
-// out = op(in); same shape and dtype (a real dtype).
+// out = op(in); same shape and dtype (a real dtype; bool for Sign and BitwiseNot).
 LUCID_DECLARE_KERNEL(unary_kernel, void (*)(UnaryOp op, const TensorImpl& out, const TensorImpl& in))
 
 }  // namespace lucid
