@@ -35,6 +35,7 @@ from lucid._indexing import *  # noqa: F401,F403,E402
 from lucid._sorting import *  # noqa: F401,F403,E402
 from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
+from lucid import linalg  # noqa: E402
 from lucid import autograd
 from lucid import utils
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
