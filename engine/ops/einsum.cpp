@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "ops/binary.h"
+#include "ops/copy.h"
 #include "ops/matmul.h"
 #include "ops/products.h"
 #include "ops/reduce.h"
@@ -340,9 +341,10 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& ops) {
   for (int l : out) perm.push_back(index_of(f.labels, l));
   bool identity = true;
   for (size_t k = 0; k < perm.size(); ++k) identity = identity && perm[k] == int64_t(k);
-  bool is_input = false;
-  for (const Tensor& t : ops) is_input = is_input || t.get() == f.t.get();
-  return identity && !is_input ? f.t : permute(f.t, perm);
+  bool computed = true;  // false when the result is only a view of the single input (as PyTorch)
+  if (ops.size() == 1) computed = f.t->storage().get() != ops[0]->storage().get();
+  if (!computed) return permute(f.t, perm);
+  return identity ? f.t : contiguous(permute(f.t, perm));
 }
 
 }  // namespace lucid
