@@ -35,6 +35,7 @@ from lucid._indexing import *  # noqa: F401,F403,E402
 from lucid._sorting import *  # noqa: F401,F403,E402
 from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
+from lucid import profiler
 from lucid import autograd
 from lucid import utils
 from lucid import nn  # noqa: E402
@@ -56,5 +57,6 @@ cdouble = complex128
 
 get_num_threads = _C.get_num_threads
 set_num_threads = _C.set_num_threads
+set_flush_denormal = _C.set_flush_denormal
 
 __version__ = "0.1.0"
