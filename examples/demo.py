@@ -167,7 +167,6 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     lucid.manual_seed(args.seed)
-    lucid.set_flush_denormal(True)
     print(f"lucid {lucid.__version__}: {lucid.get_num_threads()} threads, CPU kernels '{lucid._C._cpu_isa()}', "
           f"BLAS {lucid._C._blas_info()['corename']}")
     train = FashionMNIST(args.data, train=True, limit=args.limit)
@@ -226,5 +225,15 @@ def main(argv=None):
     return 0
 
 
+def run(argv=None):
+    """main() with flush-to-zero on for the run (denormals slow training) and restored after."""
+    was = lucid._C._flush_denormal()
+    lucid.set_flush_denormal(True)
+    try:
+        return main(argv)
+    finally:
+        lucid.set_flush_denormal(was)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -59,11 +59,12 @@ def test_dataset_and_model(data_dir):
 
 def test_short_run_trains_saves_and_reloads(data_dir, tmp_path, capsys):
     out = tmp_path / "out"
-    rc = demo.main(["--data", str(data_dir), "--epochs", "2", "--batch-size", "32", "--out", str(out),
+    rc = demo.run(["--data", str(data_dir), "--epochs", "2", "--batch-size", "32", "--out", str(out),
                     "--target", "0.5", "--lr", "0.02"])
     text = capsys.readouterr().out
     assert rc == 0, text
     assert (out / "fashion_cnn.lucid").exists()
     assert "reloaded checkpoint" in text and "epoch 2:" in text
+    assert not lucid._C._flush_denormal()          # the run restores the mode it found
     state = lucid.load(str(out / "fashion_cnn.lucid"))
     assert state["epochs"] == 2 and state["test_accuracy"] >= 0.5
