@@ -37,6 +37,8 @@ from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
 from lucid import autograd
 from lucid import utils
+from lucid import nn  # noqa: E402
+from lucid import optim  # noqa: E402
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled
 
