@@ -374,7 +374,9 @@ OPS = [
            tol=_F_TOL, cuda=False),
     OpInfo("nanmean", _lu_red("nanmean"), _nanmean_ref, _float_out, FLOATS, multi_dim_samples,
            torch_op=_t_red("nanmean"), variants={"method": _method("nanmean")}, tol=_F_TOL, cuda=False),
-    OpInfo("prod", _lu_red("prod"), _prod_ref, _int_to_i64, ALL_DTYPES, one_dim_samples,
+    OpInfo("prod", _lu_red("prod"), _prod_ref, _int_to_i64, ALL_DTYPES,
+           # a complex product of 1031 factors overflows: inf in lucid (double, then cast), nan in torch
+           lambda d: [s for s in one_dim_samples(d) if not (d.is_complex and s.shapes == ((1031,),))],
            torch_op=_t_prod, variants={"method": _method("prod"), "numpy_names": _np_names("prod")},
            kinds=("small",), tol={"float32": (1e-5, 1e-5), "complex64": (1e-3, 1e-5)}, cuda=False),
     OpInfo("amax", _lu_red("amax"), _extreme_ref(np.amax), _same, REAL,
