@@ -1,7 +1,6 @@
 """DataLoader: batches from a dataset, in the main process or in worker processes started by spawn
 (torch.utils.data.DataLoader's arguments and semantics)."""
 import itertools
-import multiprocessing
 import queue
 import warnings
 
@@ -240,6 +239,7 @@ class _MultiProcessIter(_BaseIter):
         super().__init__(loader)
         self._prefetch_factor = loader.prefetch_factor
         self._in_order = loader.in_order
+        import multiprocessing
         ctx = loader.multiprocessing_context
         if ctx is None:
             ctx = multiprocessing.get_context("spawn")
