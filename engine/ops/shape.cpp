@@ -170,23 +170,23 @@ std::vector<Tensor> map_all(const std::vector<Tensor>& ts, Tensor (*f)(const Ten
 }  // namespace
 
 Tensor hstack(const std::vector<Tensor>& ts) {
-  LUCID_CHECK(!ts.empty(), Value, "[hstack] expected a non-empty list of tensors");
+  LUCID_CHECK(!ts.empty(), Generic, "[hstack] expected a non-empty list of tensors");
   auto xs = map_all(ts, atleast_1d);
   return cat(xs, xs[0]->dim() == 1 ? 0 : 1);
 }
 
 Tensor vstack(const std::vector<Tensor>& ts) {
-  LUCID_CHECK(!ts.empty(), Value, "[vstack] expected a non-empty list of tensors");
+  LUCID_CHECK(!ts.empty(), Generic, "[vstack] expected a non-empty list of tensors");
   return cat(map_all(ts, atleast_2d), 0);
 }
 
 Tensor dstack(const std::vector<Tensor>& ts) {
-  LUCID_CHECK(!ts.empty(), Value, "[dstack] expected a non-empty list of tensors");
+  LUCID_CHECK(!ts.empty(), Generic, "[dstack] expected a non-empty list of tensors");
   return cat(map_all(ts, atleast_3d), 2);
 }
 
 Tensor column_stack(const std::vector<Tensor>& ts) {
-  LUCID_CHECK(!ts.empty(), Value, "[column_stack] expected a non-empty list of tensors");
+  LUCID_CHECK(!ts.empty(), Generic, "[column_stack] expected a non-empty list of tensors");
   std::vector<Tensor> xs;
   for (const Tensor& t : ts) xs.push_back(t->dim() <= 1 ? reshape(t, {t->numel(), 1}) : t);
   return cat(xs, 1);
@@ -199,8 +199,8 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
   LUCID_CHECK(t->dim() > 0, ShapeMismatch, "[split] expected a tensor with at least one dimension, got a 0-d tensor");
   const int64_t d = wrap_dim(dim, t->dim(), "split");
   const int64_t n = t->shape()[size_t(d)];
-  LUCID_CHECK(split_size >= 0, Value, "[split] expects split_size be non-negative, but got split_size=" << split_size);
-  LUCID_CHECK(split_size > 0 || n == 0, Value,
+  LUCID_CHECK(split_size >= 0, Generic, "[split] expects split_size be non-negative, but got split_size=" << split_size);
+  LUCID_CHECK(split_size > 0 || n == 0, ShapeMismatch,
               "[split] split_size can only be 0 if dimension size is 0, but got dimension size of " << n);
   const int64_t count = split_size == 0 ? 1 : std::max<int64_t>((n + split_size - 1) / split_size, 1);
   std::vector<Tensor> out;
@@ -218,10 +218,10 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, const std::vector<int64_t>
   const int64_t n = t->shape()[size_t(d)];
   int64_t total = 0;
   for (int64_t s : sizes) {
-    LUCID_CHECK(s >= 0, Value, "[split] split_sizes must be non-negative, got split_sizes=" << shape_str(sizes));
+    LUCID_CHECK(s >= 0, Generic, "[split] split_sizes must be non-negative, got split_sizes=" << shape_str(sizes));
     total += s;
   }
-  LUCID_CHECK(total == n, Value,
+  LUCID_CHECK(total == n, ShapeMismatch,
               "[split] split_with_sizes expects split_sizes to sum exactly to " << n << " (input tensor's size at dimension "
                   << d << "), but got split_sizes=" << shape_str(sizes));
   std::vector<Tensor> out;
@@ -236,7 +236,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, const std::vector<int64_t>
 
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
   LUCID_CHECK(t->dim() > 0, ShapeMismatch, "[chunk] expects at least a 1-dimensional tensor");
-  LUCID_CHECK(chunks > 0, Value, "[chunk] expects `chunks` to be greater than 0, got: " << chunks);
+  LUCID_CHECK(chunks > 0, Generic, "[chunk] expects `chunks` to be greater than 0, got: " << chunks);
   const int64_t d = wrap_dim(dim, t->dim(), "chunk");
   const int64_t n = t->shape()[size_t(d)];
   const int64_t size = (n + chunks - 1) / chunks;
@@ -246,7 +246,7 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 
 std::vector<Tensor> tensor_split(const Tensor& t, int64_t sections, int64_t dim) {
   LUCID_CHECK(t->dim() > 0, ShapeMismatch, "[tensor_split] expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
-  LUCID_CHECK(sections > 0, Value, "[tensor_split] number of sections must be larger than 0, got " << sections);
+  LUCID_CHECK(sections > 0, Generic, "[tensor_split] number of sections must be larger than 0, got " << sections);
   const int64_t d = wrap_dim(dim, t->dim(), "tensor_split");
   const int64_t n = t->shape()[size_t(d)];
   std::vector<Tensor> out;
@@ -278,7 +278,7 @@ std::vector<Tensor> tensor_split_indices(const Tensor& t, const std::vector<int6
 }
 
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
-  LUCID_CHECK(t->dim() > 0, ShapeMismatch, "[unbind] dimension specified as " << dim << " but tensor has no dimensions");
+  LUCID_CHECK(t->dim() > 0, Index, "[unbind] dimension specified as " << dim << " but tensor has no dimensions");
   const int64_t d = wrap_dim(dim, t->dim(), "unbind");
   std::vector<Tensor> out;
   out.reserve(size_t(t->shape()[size_t(d)]));
@@ -291,7 +291,7 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
 
 Tensor unflatten(const Tensor& t, int64_t dim, const std::vector<int64_t>& sizes) {
   const int64_t d = wrap_dim(dim, t->dim(), "unflatten");
-  LUCID_CHECK(!sizes.empty(), Value, "[unflatten] sizes must be non-empty");
+  LUCID_CHECK(!sizes.empty(), ShapeMismatch, "[unflatten] sizes must be non-empty");
   const int64_t n = t->dim() == 0 ? 1 : t->shape()[size_t(d)];
   Shape inner = infer_size(sizes, n, "unflatten");
   Shape s(t->shape().begin(), t->shape().begin() + std::min<int64_t>(d, t->dim()));
@@ -311,8 +311,8 @@ Tensor movedim(const Tensor& t, const std::vector<int64_t>& src, const std::vect
   std::vector<bool> used_src(size_t(std::max<int64_t>(n, 1)), false), used_dst(size_t(std::max<int64_t>(n, 1)), false);
   for (size_t i = 0; i < src.size(); ++i) {
     const int64_t s = wrap_dim(src[i], n, "movedim"), e = wrap_dim(dst[i], n, "movedim");
-    LUCID_CHECK(!used_src[size_t(s)], Value, "[movedim] repeated dim in `source` " << shape_str(src));
-    LUCID_CHECK(!used_dst[size_t(e)], Value, "[movedim] repeated dim in `destination` " << shape_str(dst));
+    LUCID_CHECK(!used_src[size_t(s)], Generic, "[movedim] repeated dim in `source` " << shape_str(src));
+    LUCID_CHECK(!used_dst[size_t(e)], Generic, "[movedim] repeated dim in `destination` " << shape_str(dst));
     used_src[size_t(s)] = used_dst[size_t(e)] = true;
     if (n > 0) order[size_t(e)] = s;
   }
@@ -331,7 +331,7 @@ Tensor flip(const Tensor& t, const std::vector<int64_t>& dims) {
   for (int64_t d0 : dims) {
     const int64_t d = wrap_dim(d0, t->dim(), "flip");
     if (t->dim() == 0) continue;
-    LUCID_CHECK(!f[size_t(d)], Value, "[flip] dim " << d << " appears multiple times in the list of dims " << shape_str(dims));
+    LUCID_CHECK(!f[size_t(d)], Generic, "[flip] dim " << d << " appears multiple times in the list of dims " << shape_str(dims));
     f[size_t(d)] = true;
   }
   Tensor out = TensorImpl::empty(t->shape(), t->dtype(), t->device());
@@ -352,38 +352,54 @@ Tensor flipud(const Tensor& t) {
   return flip(t, {0});
 }
 
-namespace {
-Tensor roll_dim(const Tensor& x, int64_t shift, int64_t d) {
-  const int64_t n = x->shape()[size_t(d)];
-  if (n == 0) return x;
-  const int64_t s = ((shift % n) + n) % n;
-  if (s == 0) return x;
-  return cat({narrow(x, d, n - s, s), narrow(x, d, 0, n - s)}, d);
-}
-}  // namespace
-
 Tensor roll(const Tensor& t, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims) {
   LUCID_CHECK(!shifts.empty(), Value, "[roll] `shifts` required");
   if (dims.empty()) {
     LUCID_CHECK(shifts.size() == 1, ShapeMismatch,
                 "[roll] shifts and dimensions must align: got " << shifts.size() << " shifts and no dims");
-    Tensor r = roll_dim(reshape(t, {-1}), shifts[0], 0);
-    if (t->dim() == 0 || r->numel() == 0 || ((shifts[0] % t->numel()) + t->numel()) % t->numel() == 0)
-      return view(clone(t), t->shape());
-    return view(r, t->shape());
+    return view(roll(reshape(t, {-1}), shifts, {0}), t->shape());
   }
   LUCID_CHECK(shifts.size() == dims.size(), ShapeMismatch,
               "[roll] shifts and dimensions must align: got " << shifts.size() << " shifts and " << dims.size() << " dims");
-  Tensor x = t;
-  for (size_t i = 0; i < dims.size(); ++i) x = roll_dim(x, shifts[i], wrap_dim(dims[i], t->dim(), "roll"));
-  return x.get() == t.get() || x->storage() == t->storage() ? clone(x) : x;
+  // The net shift per dim (a dim may repeat), then one copy per block: 2^(rolled dims) narrow copies.
+  const int64_t nd = std::max<int64_t>(t->dim(), 1);
+  std::vector<int64_t> net(size_t(nd), 0);
+  for (size_t i = 0; i < dims.size(); ++i) net[size_t(wrap_dim(dims[i], t->dim(), "roll"))] += shifts[i];
+  Tensor src = t->dim() == 0 ? reshape(t, {1}) : t;
+  std::vector<int64_t> rd, rs;
+  for (int64_t d = 0; d < nd; ++d) {
+    const int64_t n = src->shape()[size_t(d)];
+    const int64_t sh = n ? ((net[size_t(d)] % n) + n) % n : 0;
+    if (sh) { rd.push_back(d); rs.push_back(sh); }
+  }
+  Tensor out = TensorImpl::empty(t->shape(), t->dtype(), t->device());
+  Tensor dst = t->dim() == 0 ? out->as_view({1}, {1}, 0) : out;
+  if (out->numel()) {
+    if (rd.empty()) copy_kernel(t->device())(*dst, *src);
+    for (uint32_t mask = 0; rd.size() && mask < (1u << rd.size()); ++mask) {
+      Tensor o = dst, in = src;
+      for (size_t j = 0; j < rd.size(); ++j) {
+        const int64_t d = rd[j], n = src->shape()[size_t(d)], sh = rs[j];
+        // out[sh:n] = in[0:n-sh], out[0:sh] = in[n-sh:n]
+        if (mask & (1u << j)) { o = raw_narrow(o, d, 0, sh); in = raw_narrow(in, d, n - sh, sh); }
+        else { o = raw_narrow(o, d, sh, n - sh); in = raw_narrow(in, d, 0, n - sh); }
+      }
+      copy_kernel(t->device())(*o, *in);
+    }
+  }
+  std::vector<int64_t> back(shifts.size());
+  for (size_t i = 0; i < shifts.size(); ++i) back[i] = -shifts[i];
+  record("RollBackward0", {&t}, {&out}, {}, [back, dims](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{roll(g[0], back, dims)};
+  });
+  return out;
 }
 
 Tensor rot90(const Tensor& t, int64_t k, const std::vector<int64_t>& dims) {
-  LUCID_CHECK(dims.size() == 2, Value, "[rot90] expected total rotation dims == 2, but got dims = " << dims.size());
+  LUCID_CHECK(dims.size() == 2, Generic, "[rot90] expected total rotation dims == 2, but got dims = " << dims.size());
   LUCID_CHECK(t->dim() >= 2, ShapeMismatch, "[rot90] expected total dims >= 2, but got total dims = " << t->dim());
   const int64_t a = wrap_dim(dims[0], t->dim(), "rot90"), b = wrap_dim(dims[1], t->dim(), "rot90");
-  LUCID_CHECK(a != b, Value, "[rot90] expected rotation dims to be different, but got dim0 = " << a << " and dim1 = " << b);
+  LUCID_CHECK(a != b, Generic, "[rot90] expected rotation dims to be different, but got dim0 = " << a << " and dim1 = " << b);
   k = ((k % 4) + 4) % 4;
   // a transposed view flipped once: one copy, and a contiguous result
   switch (k) {
@@ -402,7 +418,7 @@ Tensor repeat(const Tensor& t, const std::vector<int64_t>& reps) {
   LUCID_CHECK(nd >= t->dim(), ShapeMismatch,
               "[repeat] number of dimensions of repeat dims (" << nd << ") can not be smaller than number of dimensions of tensor ("
                   << t->dim() << ")");
-  for (int64_t r : reps) LUCID_CHECK(r >= 0, Value, "[repeat] repeats cannot be negative, got " << shape_str(reps));
+  for (int64_t r : reps) LUCID_CHECK(r >= 0, Generic, "[repeat] repeats cannot be negative, got " << shape_str(reps));
   Shape padded(size_t(nd - t->dim()), 1);
   padded.insert(padded.end(), t->shape().begin(), t->shape().end());
   Shape split_shape, big, final_shape;
@@ -423,13 +439,13 @@ Tensor tile(const Tensor& t, const std::vector<int64_t>& dims) {
 }
 
 Tensor repeat_interleave(const Tensor& t, int64_t repeats, std::optional<int64_t> dim, std::optional<int64_t> output_size) {
-  LUCID_CHECK(repeats >= 0, Value, "[repeat_interleave] repeats can not be negative, got " << repeats);
+  LUCID_CHECK(repeats >= 0, Generic, "[repeat_interleave] repeats can not be negative, got " << repeats);
   Tensor x = dim ? t : reshape(t, {-1});
   const int64_t d = dim ? wrap_dim(*dim, x->dim(), "repeat_interleave") : 0;
   if (x->dim() == 0) x = reshape(x, {1});
   const int64_t n = x->shape()[size_t(d)];
   if (output_size)
-    LUCID_CHECK(*output_size == n * repeats, Value,
+    LUCID_CHECK(*output_size == n * repeats, ShapeMismatch,
                 "[repeat_interleave] output_size " << *output_size << " does not match the result size " << n * repeats);
   Tensor u = unsqueeze(x, d + 1);
   Shape big = u->shape();
@@ -462,11 +478,11 @@ Tensor repeat_interleave(const Tensor& t, const Tensor& repeats, std::optional<i
                   << " repeats for a dimension of size " << n);
   int64_t total = 0;
   for (int64_t r : reps) {
-    LUCID_CHECK(r >= 0, Value, "[repeat_interleave] repeats can not be negative");
+    LUCID_CHECK(r >= 0, Generic, "[repeat_interleave] repeats can not be negative");
     total += r;
   }
   if (output_size)
-    LUCID_CHECK(*output_size == total, Value,
+    LUCID_CHECK(*output_size == total, ShapeMismatch,
                 "[repeat_interleave] output_size " << *output_size << " does not match the result size " << total);
   Shape out_shape = x->shape();
   out_shape[size_t(d)] = total;
@@ -503,11 +519,11 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
   std::vector<int64_t> reps = host_ints(repeats, "repeat_interleave");
   std::vector<int64_t> idx;
   for (size_t i = 0; i < reps.size(); ++i) {
-    LUCID_CHECK(reps[i] >= 0, Value, "[repeat_interleave] repeats can not be negative");
+    LUCID_CHECK(reps[i] >= 0, Generic, "[repeat_interleave] repeats can not be negative");
     idx.insert(idx.end(), size_t(reps[i]), int64_t(i));
   }
   if (output_size)
-    LUCID_CHECK(*output_size == int64_t(idx.size()), Value,
+    LUCID_CHECK(*output_size == int64_t(idx.size()), ShapeMismatch,
                 "[repeat_interleave] output_size " << *output_size << " does not match the result size " << idx.size());
   return cast(from_host(idx.data(), {int64_t(idx.size())}, Dtype::I64, repeats->device()), repeats->dtype());
 }
@@ -553,55 +569,78 @@ Tensor pad_constant(const Tensor& t, const std::vector<int64_t>& p, const Scalar
   return out;
 }
 
+using PadMapsPtr = std::shared_ptr<const PadMaps>;
+Tensor pad_gather_backward(const Tensor& g, const Shape& in_shape, const PadMapsPtr& maps);
+
+// Reflect/replicate/circular padding as one gather through per-dim index maps; its gradient is the
+// adjoint scatter-add (pad_gather_backward), and each is the other's vjp (double backward).
+Tensor pad_gather(const Tensor& t, const Shape& out_shape, const PadMapsPtr& maps) {
+  Tensor out = TensorImpl::empty(out_shape, t->dtype(), t->device());
+  if (out->numel()) pad_gather_kernel(t->device())(*out, *t, *maps);
+  const Shape in_shape = t->shape();
+  record("ReflectionPadBackward0", {&t}, {&out}, {}, [in_shape, maps](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{pad_gather_backward(g[0], in_shape, maps)};
+  });
+  return out;
+}
+
+Tensor pad_gather_backward(const Tensor& g_in, const Shape& in_shape, const PadMapsPtr& maps) {
+  Tensor g = contiguous(g_in);
+  Tensor gi = zeros(in_shape, g->dtype(), g->device());
+  if (g->numel()) pad_scatter_add_kernel(g->device())(*gi, *g, *maps);
+  const Shape out_shape = g->shape();
+  record("PadBackwardBackward0", {&g}, {&gi}, {}, [out_shape, maps](Node&, std::vector<Tensor>& gg, std::vector<Tensor>&) {
+    return std::vector<Tensor>{pad_gather(gg[0], out_shape, maps)};
+  });
+  return gi;
+}
+
 }  // namespace
 
 Tensor pad(const Tensor& t, const std::vector<int64_t>& p, const std::string& mode, std::optional<Scalar> value) {
-  LUCID_CHECK(p.size() % 2 == 0, Value, "[pad] padding length must be divisible by 2, got " << p.size());
-  LUCID_CHECK(int64_t(p.size()) / 2 <= t->dim(), Value,
+  LUCID_CHECK(p.size() % 2 == 0, ShapeMismatch, "[pad] padding length must be divisible by 2, got " << p.size());
+  LUCID_CHECK(int64_t(p.size()) / 2 <= t->dim(), ShapeMismatch,
               "[pad] padding length should be less than or equal to two times the input dimension but got padding length "
                   << p.size() << " and input of dimension " << t->dim());
   if (mode == "constant") return pad_constant(t, p, value.value_or(Scalar::from_int(0)));
-  LUCID_CHECK(!value || (value->re == 0.0 && value->im == 0.0 && value->i == 0), Value,
+  LUCID_CHECK(!value || (value->re == 0.0 && value->im == 0.0 && value->i == 0), Generic,
               "[pad] padding mode \"" << mode << "\" doesn't take in value argument");
-  LUCID_CHECK(mode == "reflect" || mode == "replicate" || mode == "circular", Value,
+  LUCID_CHECK(mode == "reflect" || mode == "replicate" || mode == "circular", NotImplemented,
               "[pad] unrecognised padding mode \"" << mode << "\": expected constant, reflect, replicate or circular");
   const int64_t k = int64_t(p.size()) / 2;
   LUCID_CHECK(k >= 1 && k <= 3 && (t->dim() == k + 1 || t->dim() == k + 2), NotImplemented,
               "[pad] padding size " << p.size() << " is not supported for " << t->dim() << "D input tensor in mode "
                   << mode << ": supported are a 2D or 3D input with padding size 2, 3D or 4D with 4, 4D or 5D with 6");
-  Tensor x = t;
+  auto maps = std::make_shared<PadMaps>(size_t(t->dim()));
+  Shape out_shape = t->shape();
   for (int64_t i = 0; i < k; ++i) {
     const int64_t d = t->dim() - 1 - i;
     const int64_t lo = p[size_t(2 * i)], hi = p[size_t(2 * i + 1)];
-    const int64_t n = x->shape()[size_t(d)];
+    const int64_t n = t->shape()[size_t(d)];
     LUCID_CHECK(lo >= 0 && hi >= 0, NotImplemented,
                 "[pad] negative padding (" << lo << ", " << hi << ") is only supported in constant mode");
-    if (lo == 0 && hi == 0) continue;
-    std::vector<Tensor> parts;
-    if (mode == "reflect") {
-      LUCID_CHECK(lo < n && hi < n, Value,
+    if (mode == "reflect")
+      LUCID_CHECK(lo < n && hi < n, ShapeMismatch,
                   "[pad] padding size should be less than the corresponding input dimension, but got: padding (" << lo
                       << ", " << hi << ") at dimension " << d << " of input " << shape_str(t->shape()));
-      if (lo) parts.push_back(flip(narrow(x, d, 1, lo), {d}));
-      parts.push_back(x);
-      if (hi) parts.push_back(flip(narrow(x, d, n - 1 - hi, hi), {d}));
-    } else if (mode == "replicate") {
-      LUCID_CHECK(n > 0, Value, "[pad] replicate padding of an empty dimension " << d << " of input " << shape_str(t->shape()));
-      Shape e = x->shape();
-      if (lo) { e[size_t(d)] = lo; parts.push_back(expand(narrow(x, d, 0, 1), e)); }
-      parts.push_back(x);
-      if (hi) { e[size_t(d)] = hi; parts.push_back(expand(narrow(x, d, n - 1, 1), e)); }
-    } else {
-      LUCID_CHECK(lo <= n && hi <= n, Value,
+    else if (mode == "replicate")
+      LUCID_CHECK(n > 0, ShapeMismatch, "[pad] replicate padding of the empty dimension " << d << " of input " << shape_str(t->shape()));
+    else
+      LUCID_CHECK(lo <= n && hi <= n, ShapeMismatch,
                   "[pad] padding value causes wrapping around more than once: padding (" << lo << ", " << hi
                       << ") at dimension " << d << " of input " << shape_str(t->shape()));
-      if (lo) parts.push_back(narrow(x, d, n - lo, lo));
-      parts.push_back(x);
-      if (hi) parts.push_back(narrow(x, d, 0, hi));
+    out_shape[size_t(d)] = n + lo + hi;
+    std::vector<int64_t>& m = (*maps)[size_t(d)];
+    m.resize(size_t(n + lo + hi));
+    for (int64_t o = 0; o < n + lo + hi; ++o) {
+      int64_t j = o - lo;
+      if (mode == "reflect") j = j < 0 ? -j : (j >= n ? 2 * (n - 1) - j : j);
+      else if (mode == "replicate") j = std::clamp<int64_t>(j, 0, n - 1);
+      else j = ((j % n) + n) % n;
+      m[size_t(o)] = j;
     }
-    x = cat(parts, d);
   }
-  return x.get() == t.get() ? clone(t) : x;
+  return pad_gather(t, out_shape, maps);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,8 +663,8 @@ Tensor tri(const Tensor& t, int64_t k, bool upper) {
 
 Tensor tri_indices(int64_t row, int64_t col, int64_t offset, Dtype dtype, Device device, bool upper) {
   const char* name = upper ? "triu_indices" : "tril_indices";
-  LUCID_CHECK(row >= 0, Value, "[" << name << "] row must be non-negative, got " << row);
-  LUCID_CHECK(col >= 0, Value, "[" << name << "] col must be non-negative, got " << col);
+  LUCID_CHECK(row >= 0, Generic, "[" << name << "] row must be non-negative, got " << row);
+  LUCID_CHECK(col >= 0, Generic, "[" << name << "] col must be non-negative, got " << col);
   LUCID_CHECK(!is_floating(dtype) && !is_complex(dtype) && dtype != Dtype::Bool, DtypeMismatch,
               "[" << name << "] expected an integer dtype, got " << dtype_name(dtype));
   std::vector<int64_t> rs, cs;
@@ -654,7 +693,7 @@ Tensor triu_indices(int64_t row, int64_t col, int64_t offset, Dtype dtype, Devic
 Tensor diag_embed(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t nd = t->dim() + 1;
   const int64_t a = wrap_dim(dim1, nd, "diag_embed"), b = wrap_dim(dim2, nd, "diag_embed");
-  LUCID_CHECK(a != b, Value, "[diag_embed] diagonal dimensions cannot be identical " << dim1 << ", " << dim2);
+  LUCID_CHECK(a != b, Generic, "[diag_embed] diagonal dimensions cannot be identical " << dim1 << ", " << dim2);
   LUCID_CHECK(t->dim() >= 1, ShapeMismatch, "[diag_embed] expected a tensor of at least 1 dimension, got a 0-d tensor");
   const int64_t n = t->shape().back() + (offset < 0 ? -offset : offset);
   Shape out_shape;
@@ -705,7 +744,7 @@ Tensor block_diag(const std::vector<Tensor>& ts) {
     const int64_t h = mats[i][0], w = mats[i][1];
     rows.push_back(r);
     cols.push_back(c);
-    if (h * w) {
+    if (h > 0 && w > 0) {
       Tensor src;
       {
         autograd::GradModeGuard off(false);
@@ -737,8 +776,8 @@ Tensor block_diag(const std::vector<Tensor>& ts) {
 // broadcasting and combinatorics
 
 std::vector<Tensor> meshgrid(const std::vector<Tensor>& ts, const std::string& indexing) {
-  LUCID_CHECK(!ts.empty(), Value, "[meshgrid] expects a non-empty TensorList");
-  LUCID_CHECK(indexing == "ij" || indexing == "xy", Value,
+  LUCID_CHECK(!ts.empty(), Generic, "[meshgrid] expects a non-empty TensorList");
+  LUCID_CHECK(indexing == "ij" || indexing == "xy", Generic,
               "[meshgrid] indexing must be one of \"xy\" or \"ij\", but received: " << indexing);
   for (size_t i = 0; i < ts.size(); ++i) {
     LUCID_CHECK(ts[i]->dim() <= 1, ShapeMismatch,
@@ -766,7 +805,7 @@ std::vector<Tensor> meshgrid(const std::vector<Tensor>& ts, const std::string& i
 Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   Shape r;
   for (const Shape& s : shapes) {
-    for (int64_t v : s) LUCID_CHECK(v >= 0, Value, "[broadcast_shapes] trying to create tensor with negative dimension " << v);
+    for (int64_t v : s) LUCID_CHECK(v >= 0, Generic, "[broadcast_shapes] trying to create tensor with negative dimension " << v);
     r = broadcast_shapes(r, s, "broadcast_shapes");
   }
   return r;
@@ -794,7 +833,7 @@ Tensor atleast_3d(const Tensor& t) {
 }
 
 Tensor cartesian_prod(const std::vector<Tensor>& ts) {
-  LUCID_CHECK(!ts.empty(), Value, "[cartesian_prod] expects a non-empty list of tensors");
+  LUCID_CHECK(!ts.empty(), Generic, "[cartesian_prod] expects a non-empty list of tensors");
   for (size_t i = 0; i < ts.size(); ++i)
     LUCID_CHECK(ts[i]->dim() == 1, ShapeMismatch,
                 "[cartesian_prod] expects 1D tensors, but tensor " << i << " has " << ts[i]->dim() << " dimensions");

@@ -222,3 +222,57 @@ def test_step_hooks():
     assert log == ["pre", "post"]
     o.register_state_dict_post_hook(lambda opt, sd: sd.update(extra=1))
     assert o.state_dict()["extra"] == 1
+
+
+ADAM_CONFIGS = [
+    ("Adam", dict(lr=0.01)),
+    ("Adam", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.1)),
+    ("Adam", dict(lr=0.01, amsgrad=True)),
+    ("Adam", dict(lr=0.01, maximize=True, weight_decay=0.01)),
+    ("Adam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("AdamW", dict(lr=0.01)),
+    ("AdamW", dict(lr=0.02, weight_decay=0.3, amsgrad=True, maximize=True)),
+]
+
+
+@pytest.mark.parametrize("name,cfg", ADAM_CONFIGS)
+def test_adam_matches_torch(torch, name, cfg):
+    lp, tp, rng = _pair(torch)
+    lo, to = getattr(optim, name)(lp, **cfg), getattr(torch.optim, name)(tp, foreach=False, **cfg)
+    for _ in range(6):
+        _set_grads(lp, tp, rng)
+        lo.step()
+        to.step()
+    for a, b in zip(lp, tp):
+        np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-13)
+    sd, tsd = lo.state_dict(), to.state_dict()
+    tsd["param_groups"][0]["foreach"] = None
+    assert sd["param_groups"] == tsd["param_groups"]
+    for k in tsd["state"]:
+        assert set(sd["state"][k]) == set(tsd["state"][k])
+        for key, v in tsd["state"][k].items():
+            assert sd["state"][k][key].dtype.name == str(v.dtype).split(".")[-1] and sd["state"][k][key].shape == \
+                tuple(v.shape)
+            np.testing.assert_allclose(sd["state"][k][key].numpy(), v.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_adam_resume_from_state_dict():
+    lucid.manual_seed(0)
+    p = nn.Parameter(lucid.randn(3, 3))
+    q = nn.Parameter(p.detach().clone())
+    a, b = optim.Adam([p], lr=0.1, amsgrad=True), optim.Adam([q], lr=0.1, amsgrad=True)
+    for t in (p,):
+        t.grad = lucid.randn(3, 3)
+        a.step()
+    b.load_state_dict(copy.deepcopy(a.state_dict()))  # (state_dict shares tensors, as PyTorch)
+    with lucid.no_grad():
+        q.copy_(p)
+    g = lucid.randn(3, 3)
+    p.grad, q.grad = g, g.clone()
+    a.step()
+    b.step()
+    np.testing.assert_array_equal(p.numpy(), q.numpy())
+    with pytest.raises(ValueError, match="beta parameter at index 0"):
+        optim.Adam([p], betas=(1.0, 0.9))
+    with pytest.raises(ValueError, match="epsilon"):
+        optim.Adam([p], eps=-1)

@@ -97,8 +97,92 @@ void tri_mask(const TensorImpl& t, int64_t k, bool upper) {
   });
 }
 
+template <typename F>
+void by_size(int64_t isz, const char* op, F&& f) {
+  switch (isz) {
+    case 1: f.template operator()<uint8_t>(); break;
+    case 2: f.template operator()<uint16_t>(); break;
+    case 4: f.template operator()<uint32_t>(); break;
+    case 8: f.template operator()<uint64_t>(); break;
+    case 16: f.template operator()<B16>(); break;
+    default: LUCID_FAIL(NotImplemented, "[" << op << "] element size " << isz << " is not supported");
+  }
+}
+
+// Element offset of the row `r` (all dims but the last) of a tensor of `shape`, read through the
+// maps into a tensor of `strides`.
+int64_t mapped_row_offset(int64_t r, const Shape& shape, const Strides& strides, const PadMaps& maps) {
+  int64_t off = 0;
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+    const int64_t n = shape[size_t(d)];
+    const int64_t o = r % n;
+    r /= n;
+    off += (maps[size_t(d)].empty() ? o : maps[size_t(d)][size_t(o)]) * strides[size_t(d)];
+  }
+  return off;
+}
+
+std::vector<int64_t> last_offsets(const Shape& shape, const Strides& strides, const PadMaps& maps) {
+  const size_t l = shape.size() - 1;
+  std::vector<int64_t> off(static_cast<size_t>(shape[l]));
+  for (int64_t j = 0; j < shape[l]; ++j) off[size_t(j)] = (maps[l].empty() ? j : maps[l][size_t(j)]) * strides[l];
+  return off;
+}
+
+void pad_gather(const TensorImpl& out, const TensorImpl& in, const PadMaps& maps) {
+  if (out.numel() == 0) return;
+  const Shape& s = out.shape();
+  const int64_t inner = s.back(), rows = out.numel() / inner;
+  const std::vector<int64_t> lo = last_offsets(s, in.strides(), maps);
+  by_size(out.element_size(), "pad", [&]<typename T>() {
+    T* o = static_cast<T*>(out.data_ptr());
+    const T* src = static_cast<const T*>(in.data_ptr());
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / inner), [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        const T* row = src + mapped_row_offset(r, s, in.strides(), maps);
+        T* dst = o + r * inner;
+        for (int64_t j = 0; j < inner; ++j) dst[j] = row[lo[size_t(j)]];
+      }
+    });
+  });
+}
+
+template <typename T>
+inline void acc(T& o, const T& v) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) o = T(float(o) + float(v));
+  else if constexpr (std::is_same_v<T, bool>) o = o || v;
+  else o = T(o + v);
+}
+
+void pad_scatter_add(const TensorImpl& gi, const TensorImpl& g, const PadMaps& maps) {
+  if (g.numel() == 0 || gi.numel() == 0) return;
+  const Shape& s = g.shape();
+  const int64_t inner = s.back(), rows = g.numel() / inner;
+  const std::vector<int64_t> lo = last_offsets(s, gi.strides(), maps);
+  // Leading dims that are not padded map one to one: blocks over them write disjoint rows of
+  // grad_in and run in parallel; rows inside a block may collide, so each block runs serially.
+  int64_t lead = 0;
+  while (lead < int64_t(s.size()) - 1 && maps[size_t(lead)].empty()) ++lead;
+  int64_t blocks = 1;
+  for (int64_t d = 0; d < lead; ++d) blocks *= s[size_t(d)];
+  const int64_t per = rows / blocks;
+  dispatch_dtype(g.dtype(), [&]<typename T>() {
+    T* o = static_cast<T*>(gi.data_ptr());
+    const T* src = static_cast<const T*>(g.data_ptr());
+    parallel_for(0, blocks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(per * inner, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t r = b * per; r < e * per; ++r) {
+        T* row = o + mapped_row_offset(r, s, gi.strides(), maps);
+        const T* in = src + r * inner;
+        for (int64_t j = 0; j < inner; ++j) acc(row[lo[size_t(j)]], in[j]);
+      }
+    });
+  });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(pad_gather_kernel, CPU, &pad_gather)
+LUCID_REGISTER_KERNEL(pad_scatter_add_kernel, CPU, &pad_scatter_add)
 LUCID_REGISTER_KERNEL(flip_kernel, CPU, &flip)
 LUCID_REGISTER_KERNEL(tri_mask_kernel, CPU, &tri_mask)
 
