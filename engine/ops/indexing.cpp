@@ -355,7 +355,7 @@ std::vector<Tensor> expand_indices(const Tensor& self, const std::vector<Tensor>
       for (int64_t j = 0; j < k; ++j) out.push_back(select(nz, 1, j));
       continue;
     }
-    LUCID_CHECK(is_integral(dt, false), Index,
+    LUCID_CHECK(dt == Dtype::I64 || dt == Dtype::I32, Index,
                 "[" << op << "] tensors used as indices must be long, int, byte or bool tensors (got "
                     << dtype_name(dt) << ")");
     out.push_back(dt == Dtype::I64 ? t : cast(t, Dtype::I64));
