@@ -66,10 +66,14 @@ void init_shape(nb::module_& m) {
   using VT = const std::vector<Tensor>&;
 
   // ---- joining
-  m.def("cat", [](VT ts, int64_t dim) { return cat(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
-  m.def("concat", [](VT ts, int64_t dim) { return cat(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
+  // PyTorch also takes NumPy's `axis` for these
+  auto join = [](Tensor (*f)(const std::vector<Tensor>&, int64_t)) {
+    return [f](VT ts, int64_t dim, std::optional<int64_t> axis) { return f(ts, axis.value_or(dim)); };
+  };
+  m.def("cat", join(&cat), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
+  m.def("concat", join(&cat), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
   m.def("concatenate", [](VT ts, int64_t axis) { return cat(ts, axis); }, nb::arg("tensors"), nb::arg("axis") = 0);
-  m.def("stack", [](VT ts, int64_t dim) { return stack(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("stack", join(&stack), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
   m.def("hstack", [](VT ts) { return hstack(ts); }, nb::arg("tensors"));
   m.def("vstack", [](VT ts) { return vstack(ts); }, nb::arg("tensors"));
   m.def("row_stack", [](VT ts) { return vstack(ts); }, nb::arg("tensors"));

@@ -74,13 +74,6 @@ def cartesian_prod(*tensors):
     return _C._cartesian_prod(_tensors(tensors, "cartesian_prod"))
 
 
-def _inplace_method(name):
-    return getattr(Tensor, name)
-
-
-Tensor.swapaxes = lambda self, axis0, axis1: _C.swapaxes(self, axis0, axis1)
-Tensor.swapdims = lambda self, dim0, dim1: _C.swapdims(self, dim0, dim1)
-
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
            "split", "chunk", "tensor_split", "unbind", "unflatten", "ravel", "movedim", "moveaxis", "swapaxes",
            "swapdims", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "pad", "tril",

@@ -5,6 +5,7 @@
 
 #include "backend/kernels/elementwise.h"
 #include "backend/kernels/shape.h"
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -49,9 +50,8 @@ Tensor raw_select(const Tensor& t, int64_t d, int64_t i) {
 // The gradient of an input that was cast on the way in goes back to its dtype.
 Tensor grad_as(const Tensor& g, Dtype dt) {
   if (g->dtype() == dt) return g;
-  if (is_complex(g->dtype()) && !is_complex(dt)) {
-    LUCID_FAIL(NotImplemented, "[cat] the gradient of a real input joined with complex inputs is not supported yet");
-  }
+  // a real input joined with complex ones gets the real part (as PyTorch)
+  if (is_complex(g->dtype()) && !is_complex(dt)) return cast(select(view_as_real(contiguous(g)), -1, 0), dt);
   return cast(g, dt);
 }
 
