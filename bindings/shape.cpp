@@ -89,6 +89,15 @@ void init_shape(nb::module_& m) {
           nb::arg("chunks"), nb::arg("dim") = 0);
   m.def("tensor_split", &tensor_split_any, nb::arg("input"), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
   cls.def("tensor_split", &tensor_split_any, nb::arg("indices_or_sections"), nb::arg("dim") = 0);
+  for (const char* nm : {"hsplit", "vsplit", "dsplit"}) {
+    const char which = nm[0];
+    auto f = [which](const Tensor& t, nb::handle ios) {
+      if (is_int(ios)) return to_tuple(directional_split(t, which, nb::cast<int64_t>(nb::int_(ios)), {}));
+      return to_tuple(directional_split(t, which, std::nullopt, nb::cast<std::vector<int64_t>>(ios)));
+    };
+    m.def(nm, f, nb::arg("input"), nb::arg("indices_or_sections"));
+    cls.def(nm, f, nb::arg("indices_or_sections"));
+  }
   m.def("unbind", [](const Tensor& t, int64_t d) { return to_tuple(unbind(t, d)); }, nb::arg("input"), nb::arg("dim") = 0);
   cls.def("unbind", [](const Tensor& t, int64_t d) { return to_tuple(unbind(t, d)); }, nb::arg("dim") = 0);
 

@@ -286,6 +286,22 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
   return out;
 }
 
+std::vector<Tensor> directional_split(const Tensor& t, char which, std::optional<int64_t> sections,
+                                      const std::vector<int64_t>& indices) {
+  const char* name = which == 'h' ? "hsplit" : which == 'v' ? "vsplit" : "dsplit";
+  const int64_t need = which == 'h' ? 1 : which == 'v' ? 2 : 3;
+  LUCID_CHECK(t->dim() >= need, ShapeMismatch,
+              "[" << name << "] requires a tensor with at least " << need << " dimension, but got a tensor with "
+                  << t->dim() << " dimensions");
+  const int64_t d = which == 'h' ? (t->dim() == 1 ? 0 : 1) : which == 'v' ? 0 : 2;
+  if (!sections) return tensor_split_indices(t, indices, d);
+  const int64_t n = t->shape()[size_t(d)];
+  LUCID_CHECK(*sections != 0 && n % *sections == 0, ShapeMismatch,
+              "[" << name << "] attempted to split along dimension " << d << ", but the size of the dimension " << n
+                  << " is not divisible by the split_size " << *sections);
+  return tensor_split(t, *sections, d);
+}
+
 // ---------------------------------------------------------------------------------------------
 // reshaping and reordering
 

@@ -421,3 +421,16 @@ def test_cat_real_input_with_complex_gets_real_gradient(torch):
     (torch.cat([ta, tb]) * torch.tensor([2 - 1j, 3 + 4j, 1j])).sum().real.backward()
     assert a.grad.dtype is lucid.float32
     np.testing.assert_allclose(to_numpy(a.grad), ta.grad.numpy())
+
+
+def test_directional_split_errors():
+    x = lucid.arange(12).reshape(2, 6)
+    with pytest.raises(lucid.ShapeMismatch, match="size of the dimension 6 is not divisible by the split_size 4"):
+        lucid.hsplit(x, 4)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 2"):
+        lucid.vsplit(lucid.arange(3), 1)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 3"):
+        x.dsplit(1)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 1"):
+        lucid.hsplit(lucid.tensor(1), 1)
+    assert [p.tolist() for p in lucid.hsplit(lucid.arange(6), 2)] == [[0, 1, 2], [3, 4, 5]]
