@@ -802,3 +802,33 @@ class OneCycleLR(LRScheduler):
                 else:
                     group['momentum'] = computed_momentum
         return lrs
+
+class NoamLR(LRScheduler):
+    """The Transformer's schedule (Vaswani et al., "Noam"): lr = base_lr * factor * model_size**-0.5 *
+    min(step**-0.5, step * warmup_steps**-1.5), with step = max(last_epoch, 1) (the annotated
+    Transformer's `rate`; base_lr = 1 gives the paper's values). Linear warm-up, then 1/sqrt decay."""
+
+    def __init__(self, optimizer, model_size, warmup_steps, factor=1.0, last_epoch=-1):
+        if not isinstance(model_size, int) or model_size <= 0:
+            raise ValueError(f"Expected positive integer model_size, but got {model_size}")
+        if not isinstance(warmup_steps, int) or warmup_steps <= 0:
+            raise ValueError(f"Expected positive integer warmup_steps, but got {warmup_steps}")
+        self.model_size = model_size
+        self.warmup_steps = warmup_steps
+        self.factor = factor
+        super().__init__(optimizer, last_epoch)
+
+    def _multiplier(self):
+        step = max(self.last_epoch, 1)
+        return self.factor * self.model_size ** (-0.5) * min(step ** (-0.5), step * self.warmup_steps ** (-1.5))
+
+    def get_lr(self):
+        _warn_get_lr_called_within_step(self)
+        return [base_lr * self._multiplier() for base_lr in self.base_lrs]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self._multiplier() for base_lr in self.base_lrs]
+
+
+NoamScheduler = NoamLR
+__all__ += ["NoamLR", "NoamScheduler"]

@@ -199,3 +199,35 @@ def test_lr_scheduler_drives_training_lr():
     assert p.tolist() == [-(1.0 + 0.5 + 0.25)]
     assert s.get_last_lr() == [0.125]
     assert math.isclose(o.param_groups[0]["lr"], 0.125)
+
+
+def test_noam(torch):
+    lo, _ = _opts(torch, lrs=(1.0, 2.0))
+    s = L.NoamLR(lo, model_size=512, warmup_steps=4000, factor=2.0)
+
+    def rate(step, base):
+        step = max(step, 1)
+        return base * 2.0 * 512 ** -0.5 * min(step ** -0.5, step * 4000 ** -1.5)
+    got = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for e in range(10000):
+            if e in (0, 1, 100, 3999, 4000, 4001, 9999):
+                assert s.get_last_lr() == pytest.approx([rate(e, 1.0), rate(e, 2.0)], rel=1e-12)
+                got.append(s.get_last_lr()[0])
+            lo.step()
+            s.step()
+    assert max(got) == pytest.approx(rate(4000, 1.0))  # the peak is at the end of warm-up
+    # equivalent to LambdaLR with the annotated Transformer's rate
+    lo2, to2 = _opts(torch, lrs=(1.0, 2.0))
+    ts = torch.optim.lr_scheduler.LambdaLR(to2, lambda e: rate(e, 1.0))
+    s2 = L.NoamLR(lo2, 512, 4000, 2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(50):
+            assert s2.get_last_lr() == pytest.approx(ts.get_last_lr(), rel=1e-12)
+            s2.step()
+            ts.step()
+    with pytest.raises(ValueError):
+        L.NoamLR(lo, 0, 10)
+    assert L.NoamScheduler is L.NoamLR
