@@ -214,6 +214,8 @@ def test_unique_dim(torch):
         want = torch.unique(torch.tensor(a), dim=dim, return_inverse=True, return_counts=True)
         for g, w in zip(got, want):
             _same(g, w)
+    u, i, c = lucid.unique(lucid.zeros(3, 0), dim=1, return_inverse=True, return_counts=True)
+    assert tuple(u.shape) == (3, 0) and i.tolist() == [] and c.tolist() == []
     got = lucid.unique_consecutive(lucid.tensor(a), dim=1, return_inverse=True, return_counts=True)
     want = torch.unique_consecutive(torch.tensor(a), dim=1, return_inverse=True, return_counts=True)
     for g, w in zip(got, want):
@@ -368,6 +370,8 @@ def test_isin_forms(torch):
     (lambda: lucid.isin(1, 2), TypeError, "Tensor|incompatible"),
     (lambda: lucid.isin(lucid.tensor([1 + 1j]), lucid.tensor([1j])), lucid.errors.NotImplementedError, "complex"),
     (lambda: lucid.unique(lucid.zeros(3), dim=1), lucid.errors.IndexError, "dim"),
+    (lambda: lucid.unique(lucid.zeros(3, 0), dim=0), ValueError, "0 sized"),
+    (lambda: lucid.unique_consecutive(lucid.zeros(3, 0), dim=0), ValueError, "0 sized"),
     (lambda: lucid.unique(lucid.zeros(3, dtype=lucid.complex64)), lucid.errors.NotImplementedError, "complex"),
 ])
 def test_errors(call, exc, match):
