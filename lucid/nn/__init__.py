@@ -5,3 +5,4 @@ from lucid.nn.modules import *  # noqa: F401,F403
 from lucid.nn.modules.module import (register_module_forward_pre_hook, register_module_forward_hook,  # noqa: F401
                                      register_module_full_backward_hook)
 from lucid.nn import utils  # noqa: F401
+from lucid.nn import functional  # noqa: F401
