@@ -280,10 +280,9 @@ std::tuple<Tensor, Tensor, Tensor> unique_impl(const Tensor& t, bool consecutive
     if (i != dim) perm.push_back(i);
   Tensor moved = contiguous(permute(t, perm));
   const int64_t m = n ? t->numel() / n : 0;
-  if (n > 0 && m == 0) {
-    // rows of no elements are all equal
-    LUCID_FAIL(NotImplemented, "[" << op << "] with dim over a tensor with a zero-size dimension is not supported");
-  }
+  LUCID_CHECK(!(n > 0 && m == 0), Value,
+              "[" << op << "] there are 0 sized dimensions, and they aren't selected, so unique cannot be applied "
+                          "(shape " << shape_str(t->shape()) << ", dim " << dim << ")");
   Tensor rows2 = reshape(moved, {n, m});
   unique_kernel(t->device())(*rows2, consecutive, &values, &inverse, &counts);
   Shape vs = moved->shape();
