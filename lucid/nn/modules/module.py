@@ -436,15 +436,14 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
 
-        def convert(t):
-            if t.dtype.is_floating_point or t.dtype.is_complex:
-                d = dtype
-                if d is not None and t.dtype.is_complex != d.is_complex:
-                    d = None if not d.is_complex else d
-                    if t.dtype.is_complex and dtype is not None and not dtype.is_complex:
-                        warnings.warn("Complex modules are a new feature under active development")
-                return t._to(d, device, False)
-            return t._to(None, device, False)
+        if dtype is not None and dtype.is_complex:
+            warnings.warn("Complex modules are a new feature under active development whose design may change, "
+                          "and some modules might not work as expected when using complex tensors as parameters or "
+                          "buffers.")
+
+        def convert(t):  # the dtype applies to floating and complex tensors only (as PyTorch)
+            floating = t.dtype.is_floating_point or t.dtype.is_complex
+            return t._to(dtype if floating else None, device, False)
 
         return self._apply(convert)
 
