@@ -1,6 +1,5 @@
 """nn.Module: the base class of every layer, following torch.nn.Module's semantics (registration through
 attribute assignment, named_* iterators, state_dict, hooks, train/eval, to())."""
-import functools
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
@@ -535,8 +534,12 @@ class Module:
     _register_state_dict_hook = register_state_dict_post_hook
 
     def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = functools.partial(_with_module, hook, self)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
         return handle
 
     def register_load_state_dict_post_hook(self, hook):
@@ -785,8 +788,23 @@ class Module:
         return self.__dict__.copy()
 
 
-def _with_module(hook, module, *args, **kwargs):
-    return hook(module, *args, **kwargs) if getattr(hook, "_with_module", False) else hook(*args, **kwargs)
+class _WrappedHook:
+    """A load_state_dict pre-hook, called with the module first when it was registered with_module."""
+
+    def __init__(self, hook, module=None):
+        self.hook = hook
+        self.with_module = module is not None
+        if self.with_module:
+            import weakref
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 def _size_str(shape):
