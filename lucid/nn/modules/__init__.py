@@ -1,11 +1,12 @@
 from lucid.nn.modules.module import Module  # noqa: F401
 from lucid.nn.modules.container import (Container, Sequential, ModuleList, ModuleDict, ParameterList,  # noqa: F401
                                         ParameterDict)
-from lucid.nn.modules.linear import Identity, Linear  # noqa: F401
+from lucid.nn.modules.linear import Identity, Linear, LazyLinear  # noqa: F401
+from lucid.nn.modules.lazy import LazyModuleMixin  # noqa: F401
 from lucid.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
 
 __all__ = ["Module", "Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
-           "Identity", "Linear", "Flatten", "Unflatten"]
+           "Identity", "Linear", "LazyLinear", "LazyModuleMixin", "Flatten", "Unflatten"]
 
 # layers over lucid.nn.functional's engine ops
 from lucid.nn.modules.conv import Conv1d, Conv2d  # noqa: E402,F401
