@@ -233,6 +233,11 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& ops) {
     for (size_t k = 0; k < rem[i].labels.size(); ++k) {
       const int l = rem[i].labels[k];
       const int64_t s = ops[i]->shape()[k];
+      const int64_t first = index_of(rem[i].labels, l);
+      LUCID_CHECK(first == int64_t(k) || ops[i]->shape()[size_t(first)] == s, ShapeMismatch,
+                  "[einsum] subscript " << (l < 26 ? char('A' + l) : char('a' + l - 26)) << " is repeated for operand "
+                                        << i << " but the sizes don't match, " << ops[i]->shape()[size_t(first)]
+                                        << " != " << s);
       ++count[size_t(l)];
       int64_t& have = size[size_t(l)];
       if (have == -1 || have == 1) have = (have == -1 || s != 1) ? s : have;

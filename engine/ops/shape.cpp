@@ -5,6 +5,7 @@
 
 #include "backend/kernels/elementwise.h"
 #include "backend/kernels/shape.h"
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -49,9 +50,8 @@ Tensor raw_select(const Tensor& t, int64_t d, int64_t i) {
 // The gradient of an input that was cast on the way in goes back to its dtype.
 Tensor grad_as(const Tensor& g, Dtype dt) {
   if (g->dtype() == dt) return g;
-  if (is_complex(g->dtype()) && !is_complex(dt)) {
-    LUCID_FAIL(NotImplemented, "[cat] the gradient of a real input joined with complex inputs is not supported yet");
-  }
+  // a real input joined with complex ones gets the real part (as PyTorch)
+  if (is_complex(g->dtype()) && !is_complex(dt)) return cast(select(view_as_real(contiguous(g)), -1, 0), dt);
   return cast(g, dt);
 }
 
@@ -284,6 +284,22 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
   out.reserve(size_t(t->shape()[size_t(d)]));
   for (int64_t i = 0; i < t->shape()[size_t(d)]; ++i) out.push_back(select(t, d, i));
   return out;
+}
+
+std::vector<Tensor> directional_split(const Tensor& t, char which, std::optional<int64_t> sections,
+                                      const std::vector<int64_t>& indices) {
+  const char* name = which == 'h' ? "hsplit" : which == 'v' ? "vsplit" : "dsplit";
+  const int64_t need = which == 'h' ? 1 : which == 'v' ? 2 : 3;
+  LUCID_CHECK(t->dim() >= need, ShapeMismatch,
+              "[" << name << "] requires a tensor with at least " << need << " dimension, but got a tensor with "
+                  << t->dim() << " dimensions");
+  const int64_t d = which == 'h' ? (t->dim() == 1 ? 0 : 1) : which == 'v' ? 0 : 2;
+  if (!sections) return tensor_split_indices(t, indices, d);
+  const int64_t n = t->shape()[size_t(d)];
+  LUCID_CHECK(*sections != 0 && n % *sections == 0, ShapeMismatch,
+              "[" << name << "] attempted to split along dimension " << d << ", but the size of the dimension " << n
+                  << " is not divisible by the split_size " << *sections);
+  return tensor_split(t, *sections, d);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -217,6 +217,15 @@ def _unbind_samples(d):
     ]
 
 
+def _dir_split_samples(which):
+    def f(d):
+        base = {"h": [S(((6,),), dict(ios=3, n=3)), S(((2, 6),), dict(ios=2, n=2)), S(((2, 6),), dict(ios=[1, 4], n=3))],
+                "v": [S(((4, 3),), dict(ios=2, n=2)), S(((5, 2, 2),), dict(ios=[2], n=2))],
+                "d": [S(((2, 2, 4),), dict(ios=2, n=2)), S(((1, 2, 5, 2),), dict(ios=[1, 3], n=3))]}[which]
+        return base
+    return f
+
+
 def _multi(name, fn, ref, samples, torch_fn, method=None):
     variants = {"method": lambda a, n, **kw: method(a, **kw)} if method else {}
     return OpInfo(name, lambda a, n, **kw: fn(a, **kw), ref, lambda d, n, **_: (d,) * n, ALL_DTYPES, samples,
@@ -236,6 +245,13 @@ OPS += [
            _tensor_split_ref, _tensor_split_samples,
            lambda torch, a, indices_or_sections, dim: torch.tensor_split(a, indices_or_sections, dim),
            method=lambda a, indices_or_sections, dim: a.tensor_split(indices_or_sections, dim=dim)),
+    _multi("hsplit", lambda a, ios: lucid.hsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(
+               a, out, ios, 1 if a.ndim > 1 else 0), _dir_split_samples("h"), lambda torch, a, ios: torch.hsplit(a, ios),
+           method=lambda a, ios: a.hsplit(ios)),
+    _multi("vsplit", lambda a, ios: lucid.vsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(a, out, ios, 0),
+           _dir_split_samples("v"), lambda torch, a, ios: torch.vsplit(a, ios), method=lambda a, ios: a.vsplit(ios)),
+    _multi("dsplit", lambda a, ios: lucid.dsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(a, out, ios, 2),
+           _dir_split_samples("d"), lambda torch, a, ios: torch.dsplit(a, ios), method=lambda a, ios: a.dsplit(ios)),
     _multi("unbind", lambda a, dim: lucid.unbind(a, dim), _unbind_ref, _unbind_samples,
            lambda torch, a, dim: torch.unbind(a, dim), method=lambda a, dim: a.unbind(dim)),
 ]
