@@ -481,7 +481,7 @@ OPS = [
 ]
 
 # vjps waiting for eq/where (binary family) and scatter (indexing family)
-_PENDING_GRAD = {"amax", "amin", "max_all", "min_all", "max_dim", "min_dim", "aminmax", "cummax", "cummin"}
+_PENDING_GRAD = {"amax", "amin", "max_all", "min_all", "aminmax"}
 for _op in OPS:
     if _op.name in _PENDING_GRAD:
         _op.differentiable = False
