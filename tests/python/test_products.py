@@ -385,3 +385,50 @@ def test_linalg_module():
     assert lucid.linalg.matmul is lucid.matmul
     a = _r(2, 3)
     np.testing.assert_allclose(to_numpy(lucid.linalg.matmul(a, a.T)), to_numpy(a) @ to_numpy(a).T, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# norms
+
+@pytest.mark.parametrize("expr,err,match", [
+    ("lucid.linalg.vector_norm(lucid.ones(3, dtype=lucid.int64))", lucid.DtypeMismatch, r"vector_norm.*int64"),
+    ("lucid.linalg.vector_norm(lucid.ones(3), dtype=lucid.int32)", lucid.DtypeMismatch, r"vector_norm"),
+    ("lucid.linalg.vector_norm(lucid.zeros(0, 3), float('inf'), dim=0)", IndexError, r"inf norm on an empty"),
+    ("lucid.linalg.vector_norm(lucid.ones(2, 3), dim=(0, 0))", ValueError, r"multiple times"),
+    ("lucid.linalg.vector_norm(lucid.ones(2, 3), dim=2)", IndexError, r"vector_norm"),
+    ("lucid.linalg.matrix_norm(lucid.ones(3))", lucid.ShapeMismatch, r"matrix_norm.*at least 2"),
+    ("lucid.linalg.matrix_norm(lucid.ones(3, 3), 'nuc')", NotImplementedError, r"svd"),
+    ("lucid.linalg.matrix_norm(lucid.ones(3, 3), 2)", NotImplementedError, r"svd"),
+    ("lucid.linalg.matrix_norm(lucid.ones(3, 3), 3)", ValueError, r"order 3"),
+    ("lucid.linalg.matrix_norm(lucid.ones(3, 3), dim=(0, 0))", ValueError, r"different"),
+    ("lucid.linalg.norm(lucid.ones(2, 3, 4), 2)", RuntimeError, r"1-D or 2-D"),
+])
+def test_norm_errors(expr, err, match):
+    with pytest.raises(err, match=match):
+        eval(expr)
+
+
+@pytest.mark.parametrize("ord", [2, 1, 3, 0.5, float("inf")])
+def test_vector_norm_of_zero_vector_has_zero_gradient(ord):
+    x = lucid.zeros(2, 3, dtype=lucid.float64).requires_grad_()
+    lucid.linalg.vector_norm(x, ord, dim=1).sum().backward()
+    tx = torch.zeros(2, 3, dtype=torch.float64, requires_grad=True)
+    torch.linalg.vector_norm(tx, ord, dim=1).sum().backward()
+    np.testing.assert_array_equal(to_numpy(x.grad), tx.grad.numpy())
+
+
+def test_norm_spellings_and_dtypes():
+    x = _r(3, 4)
+    tx = T(x)
+    for got, want in [(lucid.norm(x), torch.norm(tx)), (x.norm(), tx.norm()), (x.norm(1, dim=1), tx.norm(1, dim=1)),
+                      (x.norm(p="fro", dim=(0, 1), keepdim=True), tx.norm(p="fro", dim=(0, 1), keepdim=True)),
+                      (lucid.linalg.norm(x, float("inf")), torch.linalg.norm(tx, float("inf"))),
+                      (lucid.linalg.norm(x, dim=(1, 0)), torch.linalg.norm(tx, dim=(1, 0))),
+                      (lucid.linalg.norm(x[0], 3), torch.linalg.norm(tx[0], 3))]:
+        assert tuple(got.shape) == tuple(want.shape)
+        np.testing.assert_allclose(to_numpy(got), want.numpy(), rtol=1e-12)
+    c = lucid.tensor([[3 + 4j, 0], [1j, 1]])
+    assert lucid.linalg.vector_norm(c).dtype is lucid.float32
+    assert lucid.linalg.vector_norm(c, 1).item() == pytest.approx(7.0)
+    assert lucid.linalg.vector_norm(lucid.ones(3), dtype=lucid.float64).dtype is lucid.float64
+    assert lucid.linalg.vector_norm(lucid.tensor([0.0, 2.0, 0.0, -1.0]), 0).item() == 2.0
