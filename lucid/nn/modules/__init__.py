@@ -17,3 +17,8 @@ from lucid.nn.modules.dropout import Dropout  # noqa: E402,F401
 
 __all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "ReLU", "Softmax", "LogSoftmax", "Softmin", "NLLLoss",
             "CrossEntropyLoss", "Dropout"]
+from lucid.nn.modules.normalization import (LayerNorm, RMSNorm, GroupNorm, BatchNorm1d, BatchNorm2d,  # noqa: E402,F401
+                                            BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)
+
+__all__ += ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+            "InstanceNorm2d", "InstanceNorm3d"]
