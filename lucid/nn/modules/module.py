@@ -5,7 +5,7 @@ import warnings
 from collections import OrderedDict, namedtuple
 
 from lucid import _C
-from lucid.nn.parameter import Parameter, Buffer
+from lucid.nn.parameter import Parameter, Buffer, UninitializedTensorMixin
 from lucid.nn.utils.hooks import RemovableHandle
 from lucid.nn.modules._backward_hooks import _BackwardHookState
 
@@ -114,6 +114,9 @@ class Module:
         if isinstance(tensor, Buffer):
             persistent = getattr(tensor, "persistent", persistent)
             tensor = tensor.detach()
+        if isinstance(tensor, UninitializedTensorMixin):
+            import weakref
+            tensor._owners_list().append((weakref.ref(self), name, "buffer"))
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -141,6 +144,9 @@ class Module:
                              "created explicitly. To express '" + name + "' as a function of another Tensor, "
                              "compute the value in the forward() method.")
         else:
+            if isinstance(param, UninitializedTensorMixin):
+                import weakref
+                param._owners_list().append((weakref.ref(self), name, "param"))
             self._parameters[name] = param
 
     def add_module(self, name, module):
