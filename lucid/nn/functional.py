@@ -8,7 +8,7 @@ from lucid import _C
 
 __all__ = ["linear", "conv1d", "conv2d", "unfold", "fold", "max_pool1d", "max_pool2d", "max_pool1d_with_indices",
            "max_pool2d_with_indices", "relu", "relu_", "softmax", "log_softmax", "softmin", "nll_loss",
-           "cross_entropy", "dropout"]
+           "cross_entropy", "dropout", "layer_norm", "batch_norm", "group_norm", "instance_norm", "rms_norm"]
 
 
 def _reduction(size_average, reduce, reduction):
@@ -194,3 +194,73 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input.mul_(0) if inplace else input * 0
     mask = lucid.bernoulli(lucid.full_like(input, 1 - p)) * (1.0 / (1 - p))
     return input.mul_(mask) if inplace else input * mask
+
+
+# ---- normalisation
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalises over the trailing dims `normalized_shape` (fused kernel), then the elementwise affine."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    return _C.layer_norm(input, list(normalized_shape), weight, bias, eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Per-channel normalisation of (N, C, *): batch statistics when training (updating the running ones
+    in place), the running statistics otherwise."""
+    return _C.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each of num_groups channel groups of (N, C, *) over its channels and positions."""
+    if input.dim() < 2:
+        raise lucid.ShapeMismatch(f"[group_norm] expected an input of shape (N, C, *), got {tuple(input.shape)}")
+    N, C = input.shape[0], input.shape[1]
+    if num_groups <= 0 or C % num_groups != 0:
+        raise ValueError(f"group_norm: expected the number of channels {C} to be divisible by num_groups "
+                         f"{num_groups}")
+    x = input.reshape(N, num_groups, -1)
+    y = _C.layer_norm(x, [x.shape[-1]], None, None, eps).reshape(input.shape)
+    shape = [1, C] + [1] * (input.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalises each (sample, channel) plane of (N, C, *) over its positions."""
+    if input.dim() < 3:
+        raise lucid.ShapeMismatch(f"[instance_norm] expected an input of shape (N, C, L, ...), got "
+                                  f"{tuple(input.shape)}")
+    N, C = input.shape[0], input.shape[1]
+    x = input.reshape(1, N * C, *input.shape[2:])
+    rm = running_mean.repeat(N) if running_mean is not None else None
+    rv = running_var.repeat(N) if running_var is not None else None
+    w = weight.repeat(N) if weight is not None else None
+    b = bias.repeat(N) if bias is not None else None
+    y = _C.batch_norm(x, rm, rv, w, b, use_input_stats, momentum, eps)
+    if use_input_stats:
+        with lucid.no_grad():
+            if running_mean is not None:
+                running_mean.copy_(rm.reshape(N, C).mean(0))
+            if running_var is not None:
+                running_var.copy_(rv.reshape(N, C).mean(0))
+    return y.reshape(input.shape)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight; eps defaults to finfo(dtype).eps."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    k = len(normalized_shape)
+    if tuple(input.shape[input.dim() - k:]) != tuple(normalized_shape):
+        raise lucid.ShapeMismatch(f"[rms_norm] given normalized_shape={list(normalized_shape)}, expected input with "
+                                  f"shape [*, ...] ending in it, but got input of size {tuple(input.shape)}")
+    if eps is None:
+        eps = lucid.finfo(input.dtype).eps
+    dims = tuple(range(input.dim() - k, input.dim()))
+    y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return y * weight if weight is not None else y

@@ -18,9 +18,8 @@ FLOATS = [lucid.float16, lucid.bfloat16, F32, F64]              # histc
 F32_64 = [F32, F64]                                             # quantile, histogram
 INTS = [lucid.uint8, lucid.int8, lucid.int16, lucid.int32, lucid.int64]  # bincount
 
-# Gradients of sort/topk/kthvalue/median/mode/quantile scatter through the indices (scatter_add of the
-# indexing family); on until it is merged.
-GRAD = False
+# Gradients of sort/topk/kthvalue/median/mode/quantile scatter through the indices (scatter_add).
+GRAD = True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -377,3 +377,51 @@ def test_isin_forms(torch):
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# gradients route back through the indices (beside PyTorch's)
+
+_GRAD_CASES = [
+    ("sort", lambda m, x: m.sort(x, dim=0, descending=True)[0]),
+    ("msort", lambda m, x: m.msort(x)),
+    ("topk", lambda m, x: m.topk(x, 2, dim=1)[0]),
+    ("topk_smallest", lambda m, x: m.topk(x, 3, dim=0, largest=False)[0]),
+    ("kthvalue", lambda m, x: m.kthvalue(x, 2, dim=1, keepdim=True)[0]),
+    ("median_all", lambda m, x: m.median(x)),
+    ("median_dim", lambda m, x: m.median(x, 0)[0]),
+    ("nanmedian_dim", lambda m, x: m.nanmedian(x, 1, keepdim=True)[0]),
+    ("mode", lambda m, x: m.mode(x, 1)[0]),
+    ("quantile_linear", lambda m, x: m.quantile(x, 0.3, dim=1)),
+    ("quantile_all", lambda m, x: m.quantile(x, 0.7)),
+    ("quantile_midpoint", lambda m, x: m.quantile(x, 0.5, dim=0, interpolation="midpoint")),
+    ("quantile_nearest", lambda m, x: m.quantile(x, 0.4, dim=1, interpolation="nearest")),
+    ("nanquantile", lambda m, x: m.nanquantile(x, 0.25, dim=1, keepdim=True)),
+]
+
+
+@pytest.mark.parametrize("name,fn", _GRAD_CASES, ids=[c[0] for c in _GRAD_CASES])
+def test_gradients_match_torch(torch, name, fn):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((4, 5))
+    if name == "mode":
+        a = np.round(a)                # repeated values: the gradient goes to the reported index
+    x = lucid.tensor(a, requires_grad=True)
+    tx = torch.tensor(a, requires_grad=True)
+    y, ty = fn(lucid, x), fn(torch, tx)
+    w = rng.standard_normal(tuple(ty.shape))
+    (y * lucid.tensor(w)).sum().backward()
+    (ty * torch.tensor(w)).sum().backward()
+    if name == "mode":                 # PyTorch may report another index among ties: compare per value
+        np.testing.assert_allclose(to_numpy(x.grad).sum(1), tx.grad.numpy().sum(1))
+        return
+    np.testing.assert_allclose(to_numpy(x.grad), tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_integer_results_carry_no_gradient():
+    x = lucid.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    assert not lucid.argsort(x).requires_grad
+    v, i = lucid.sort(x)
+    assert v.requires_grad and not i.requires_grad
+    assert not lucid.unique(x).requires_grad
+    assert not lucid.histc(x, bins=2).requires_grad
