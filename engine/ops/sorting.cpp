@@ -37,7 +37,7 @@ Shape without(const Shape& s, int64_t dim) {
 
 Shape with_one(const Shape& s, int64_t dim) {
   Shape r = s;
-  if (!r.empty() || dim > 0) r.insert(r.begin() + dim, 1);
+  r.insert(r.begin() + dim, 1);
   return r;
 }
 

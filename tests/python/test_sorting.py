@@ -142,6 +142,29 @@ def test_axis_keepdims_aliases():
         lucid.median(x, 1, axis=1)
 
 
+def test_keepdim_on_1d_inputs(torch):
+    a = np.array([2.0, 1.0, 3.0, 1.0])
+    for name, args in [("kthvalue", (2, 0, True)), ("median", (0, True)), ("nanmedian", (-1, True)), ("mode", (0, True))]:
+        got = getattr(lucid, name)(lucid.tensor(a), *args)
+        want = getattr(torch, name)(torch.tensor(a), *args)
+        assert tuple(got.values.shape) == tuple(want.values.shape) == (1,)
+        assert tuple(got.indices.shape) == (1,)
+    assert tuple(lucid.quantile(lucid.tensor(a), 0.5, 0, True).shape) == (1,)
+    assert tuple(lucid.quantile(lucid.tensor(a), lucid.tensor([0.5, 0.2], dtype=lucid.float64), 0, True).shape) == (2, 1)
+
+
+def test_positional_arguments():
+    x = lucid.tensor([[2.0, 1.0, 3.0]])
+    assert lucid.sort(x, 1, True).values.tolist() == [[3.0, 2.0, 1.0]]
+    assert lucid.topk(x, 2, 1, False, True).values.tolist() == [[1.0, 2.0]]
+    assert lucid.quantile(x, 0.5, 1, True).tolist() == [[2.0]]
+    u, i = lucid.unique(lucid.tensor([2, 1]), True, True)
+    assert i.tolist() == [1, 0]
+    assert lucid.searchsorted(lucid.tensor([1, 2]), input=lucid.tensor([2])).tolist() == [1]
+    assert lucid.bucketize(input=lucid.tensor([2]), boundaries=lucid.tensor([1, 2])).tolist() == [1]
+    assert lucid.histc(x, 3, 0, 3).tolist() == [0.0, 1.0, 2.0]
+
+
 def test_methods_exist():
     x = lucid.tensor([3.0, 1.0, 2.0, 2.0])
     assert x.sort().values.tolist() == [1.0, 2.0, 2.0, 3.0]

@@ -440,11 +440,12 @@ void quantile(const TensorImpl& out, const TensorImpl& lo, const TensorImpl& hi,
           if (interp == QuantileInterp::Lower) rank = std::floor(rank);
           else if (interp == QuantileInterp::Higher) rank = std::ceil(rank);
           else if (interp == QuantileInterp::Nearest) rank = std::nearbyint(rank);  // half to even
-          const int64_t below = int64_t(rank);
+          // (rank <= n - 1 in exact arithmetic; a float32 n - 1 may round above it)
+          const int64_t below = std::min<int64_t>(int64_t(rank), n - 1);
           int64_t above = below;
           T wt = 0;
           if (interp == QuantileInterp::Linear || interp == QuantileInterp::Midpoint) {
-            above = int64_t(std::ceil(rank));
+            above = std::min<int64_t>(int64_t(std::ceil(rank)), n - 1);
             wt = interp == QuantileInterp::Midpoint ? T(0.5) : rank - T(below);
           }
           const T a = row[below], b = row[above];
