@@ -49,13 +49,6 @@ bool broadcasts_to(const Shape& from, const Shape& to) {
   return true;
 }
 
-template <typename V>
-V permuted(const V& v, const std::vector<int64_t>& perm) {
-  V out;
-  for (auto p : perm) out.push_back(v[size_t(p)]);
-  return out;
-}
-
 int64_t numel_of(const Shape& s) {
   int64_t n = 1;
   for (auto x : s) n *= x;
@@ -134,6 +127,16 @@ Tensor narrow_to(const Tensor& t, const Tensor& like) {
   return v;
 }
 
+// The largest dim of `shape` outside `exclude` (positions differing there never collide); -1 if none.
+int64_t split_dim(const Shape& shape, const std::vector<int64_t>& exclude) {
+  int64_t best = -1;
+  for (int64_t i = 0; i < int64_t(shape.size()); ++i) {
+    if (std::find(exclude.begin(), exclude.end(), i) != exclude.end()) continue;
+    if (best < 0 || shape[size_t(i)] > shape[size_t(best)]) best = i;
+  }
+  return best;
+}
+
 // ---- gather / scatter
 
 // Checks of gather/scatter (PyTorch's gather_shape_check / scatter_shape_check); returns the wrapped dim.
@@ -176,15 +179,8 @@ void scatter_into(ScatterOp op, const Tensor& out, int64_t d, const Tensor& inde
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(is, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = raw(index, ps, permuted(strides1(index), perm));
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, is[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, is, ost), *raw(src, is, sst), *as_rank1(index), mult,
+                                    split_dim(is, {d}));
 }
 
 ScatterOp legacy_reduce(const std::string& reduce, const char* op) {
@@ -312,15 +308,8 @@ void index_write_into(ScatterOp op, const Tensor& out, const DimIndex& di, const
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(di.shape, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = di.idx->as_view(ps, permuted(di.idx->strides(), perm), di.idx->storage_offset());
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, di.shape[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, di.shape, ost), *raw(src, di.shape, sst), *di.idx, mult,
+                                    split_dim(di.shape, {d}));
 }
 
 Tensor scaled(const Tensor& t, const Scalar& alpha) {
@@ -467,17 +456,11 @@ void index_put_into(const Tensor& out, const std::vector<Tensor>& idx, const Ten
               "[index_put_] shape mismatch: value tensor of shape " << shape_str(values->shape())
                   << " cannot be broadcast to indexing result of shape " << shape_str(p.result));
   if (numel_of(p.result) == 0) return;
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < int64_t(p.result.size()); ++i)
-    if (std::find(p.b_dims.begin(), p.b_dims.end(), i) == p.b_dims.end()) perm.push_back(i);
-  for (auto i : p.b_dims) perm.push_back(i);
-  const Shape ps = permuted(p.result, perm);
-  Tensor dst = raw(out, ps, permuted(p.src_strides, perm));
+  Tensor dst = raw(out, p.result, p.src_strides);
   Tensor v = bcast(values, p.result);
-  v = raw(v, ps, permuted(v->strides(), perm));
-  Tensor off = p.off->as_view(ps, permuted(p.off_strides, perm), 0);
+  Tensor off = p.off->as_view(p.result, p.off_strides, 0);
   index_write_kernel(out->device())(accumulate ? ScatterOp::Add : ScatterOp::Assign, *dst, *v, *off,
-                                    out->element_size(), numel_of(p.b));
+                                    out->element_size(), split_dim(p.result, p.b_dims));
 }
 
 Tensor index_put_planned(const Tensor& self, const std::vector<Tensor>& idx, const Tensor& values, bool accumulate) {

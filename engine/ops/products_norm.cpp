@@ -53,7 +53,9 @@ Tensor keep(const Tensor& t, const std::vector<int64_t>& dims, int64_t rank, boo
   return reshape(t, s);
 }
 
-Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim) {
+Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_t>& dims_in, bool keepdim) {
+  // every dim: the empty list, which the reductions take as a whole-tensor reduction (their fast path)
+  const std::vector<int64_t> dims = int64_t(dims_in.size()) == x->dim() ? std::vector<int64_t>{} : dims_in;
   if (ord == 2) {
     Tensor sq;
     if (is_complex(x->dtype())) {
@@ -68,7 +70,7 @@ Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_
   if (ord == 1) return sum(a, dims, keepdim);
   if (ord == 0) return sum(unary(UnaryOp::Sign, a), dims, keepdim);
   if (std::isinf(ord)) {
-    for (int64_t d : dims)
+    for (int64_t d : dims_in)
       LUCID_CHECK(x->dim() == 0 || x->shape()[size_t(d)] > 0, Index,
                   "[linalg.vector_norm] cannot compute the " << (ord > 0 ? "inf" : "-inf") << " norm on an empty "
                   << "tensor of shape " << shape_str(x->shape()) << " because the operation does not have an identity");

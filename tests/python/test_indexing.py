@@ -145,6 +145,20 @@ def test_setitem_autograd():
     assert v.grad.tolist() == [[3.0] * 3] * 2
 
 
+def test_setitem_through_views_autograd():
+    x = lucid.randn(4, 3, dtype=lucid.float64, requires_grad=True)
+    v = lucid.randn(3, 2, dtype=lucid.float64, requires_grad=True)
+
+    def f(x, v):
+        y = x * 2
+        y[1:, [0, 2]] = v * 3
+        y[0, [True, False, True]] += v[0]
+        return y
+
+    assert lucid.autograd.gradcheck(f, (x, v))
+    assert lucid.autograd.gradgradcheck(f, (x, v))
+
+
 def test_setitem_on_leaf_requiring_grad_refused():
     x = lucid.zeros(3, requires_grad=True)
     with pytest.raises(RuntimeError):
