@@ -149,7 +149,10 @@ Tensor matrix_norm(const Tensor& a, const std::string& ord, const std::vector<in
   LUCID_CHECK(ord != "nuc" && ord != "2" && ord != "-2", NotImplemented,
               "[" << op << "] ord=" << ord << " needs the singular values (linalg.svd), which lucid does not have yet");
   Tensor x = dtype && *dtype != a->dtype() ? cast(a, *dtype) : a;
-  Tensor m = modulus(x);
+  // |x| with a gradient for complex x too: the 2-norm over a size-1 dim (view_as_real records none)
+  Tensor m = is_complex(x->dtype())
+                 ? vector_norm(unsqueeze(x, -1), 2, std::vector<int64_t>{-1}, false, std::nullopt)
+                 : unary(UnaryOp::Abs, x);
   // ord +-1: extreme column sum (sum over rows d0, then max over d1); ord +-inf: extreme row sum.
   const bool cols = ord == "1" || ord == "-1";
   LUCID_CHECK(cols || ord == "inf" || ord == "-inf", Value, "[" << op << "] order " << ord << " is not supported");
