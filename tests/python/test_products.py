@@ -466,3 +466,13 @@ def test_complex_gradients_match_torch(name, fn):
             assert l.grad is None or not to_numpy(l.grad).any()
         else:
             np.testing.assert_allclose(to_numpy(l.grad), t.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3, 0), (0, 4)), ((0, 3, 2), (2, 4)), ((2, 0, 3), (3,)), ((2, 3, 0), (0,)),
+                                   ((2, 1, 1, 0), (3, 0, 2)), ((0,), (0,))])
+def test_matmul_empty_operands(sa, sb):
+    """Empty inputs (an empty inner dimension gives zeros), through the folded and batched paths."""
+    got = lucid.ones(*sa) @ lucid.ones(*sb)
+    want = torch.ones(*sa) @ torch.ones(*sb)
+    assert tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(to_numpy(got), want.numpy())

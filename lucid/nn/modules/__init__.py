@@ -22,3 +22,10 @@ from lucid.nn.modules.normalization import (LayerNorm, RMSNorm, GroupNorm, Batch
 
 __all__ += ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
             "InstanceNorm2d", "InstanceNorm3d"]
+from lucid.nn.modules.activation import (ReLU6, LeakyReLU, ELU, SELU, CELU, GELU, SiLU, Mish, Softplus,  # noqa: E402,F401
+                                        Softsign, Softshrink, Hardshrink, Tanhshrink, Hardtanh, Hardsigmoid,
+                                        Hardswish, LogSigmoid, Threshold, GLU, PReLU, RReLU, Sigmoid, Tanh)
+
+__all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
+            "Hardshrink", "Tanhshrink", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Threshold", "GLU",
+            "PReLU", "RReLU", "Sigmoid", "Tanh"]
