@@ -399,3 +399,9 @@ def test_scatter_reduce_zero_and_tie_gradients_vs_torch(reduce, include_self):
     (to * torch.tensor(g)).sum().backward()
     np.testing.assert_allclose(np.asarray(ls.grad.tolist()), ts.grad.numpy(), err_msg="src")
     np.testing.assert_allclose(np.asarray(lb.grad.tolist()), tb.grad.numpy(), err_msg="self")
+
+
+def test_one_hot_in_nn_functional():
+    import lucid.nn.functional as F
+    assert F.one_hot(lucid.tensor([1, 0]), num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
+    assert F.one_hot(lucid.tensor([2])).tolist() == torch.nn.functional.one_hot(torch.tensor([2])).tolist()
