@@ -251,7 +251,8 @@ inline T d2(T x, const Prm<T>& p) {
   } else return T(0);  // piecewise linear: LeakyRelu, shrinks, Hardtanh, Hardsigmoid, Threshold
 }
 
-#define LUCID_ACT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+// Per-ISA clones (AVX-512, AVX2, baseline) picked at load time; flatten inlines the math into each.
+#define LUCID_ACT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
 
 template <typename T, typename F>
 LUCID_ACT_CLONES void contig_unary(T* __restrict o, const T* __restrict x, int64_t n, F f) {
