@@ -186,6 +186,8 @@ void init_core(nb::module_& m) {
   // ---- threads, ISA, BLAS
   m.def("get_num_threads", &cpu::get_num_threads);
   m.def("set_num_threads", &cpu::set_num_threads, nb::arg("num"));
+  m.def("set_flush_denormal", &cpu::set_flush_denormal, nb::arg("mode"));
+  m.def("_flush_denormal", &cpu::flush_denormal);
   m.def("_cpu_isa", [] { return std::string(cpu::isa_name(cpu::isa())); });
   m.def("_cpu_isa_detected", [] { return std::string(cpu::isa_name(cpu::detected_isa())); });
   m.def("_set_cpu_isa", [](const std::string& name) {

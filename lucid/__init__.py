@@ -35,8 +35,13 @@ from lucid._indexing import *  # noqa: F401,F403,E402
 from lucid._sorting import *  # noqa: F401,F403,E402
 from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
+from lucid import profiler
+from lucid import linalg  # noqa: E402
 from lucid import autograd
 from lucid import utils
+from lucid import nn  # noqa: E402
+from lucid import optim  # noqa: E402
+from lucid.serialization import save, load, save_safetensors, load_safetensors  # noqa: E402
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled
 
@@ -53,5 +58,6 @@ cdouble = complex128
 
 get_num_threads = _C.get_num_threads
 set_num_threads = _C.set_num_threads
+set_flush_denormal = _C.set_flush_denormal
 
 __version__ = "0.1.0"

@@ -116,3 +116,108 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
            "rand", "randn", "randint", "randperm", "normal", "bernoulli", "rand_like", "randn_like", "randint_like"]
+
+
+# ---- in-place sampling methods (Tensor.uniform_ and friends), on top of _C._random_ (bumps the version)
+def _check_float(self, name):
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise TypeError(f"{name} expects a floating point tensor, got {self.dtype}")
+
+
+def uniform_(self, a=0.0, b=1.0, *, generator=None, **kwargs):
+    """Fills self with numbers drawn uniformly from [a, b) (`from`/`to` are accepted as keywords)."""
+    a = kwargs.pop("from", a)
+    b = kwargs.pop("to", b)
+    if kwargs:
+        raise TypeError(f"uniform_() got unexpected keyword arguments {sorted(kwargs)}")
+    _check_float(self, "uniform_")
+    if a > b:
+        raise ValueError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
+    return _C._random_(self, _D.uniform, float(a), float(b), generator)
+
+
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    _check_float(self, "normal_")
+    if std < 0:
+        raise ValueError(f"normal_ expects std >= 0.0, but found std {std}")
+    return _C._random_(self, _D.normal, float(mean), float(std), generator)
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """Fills self with 0/1 draws: probability p (a float, or a tensor broadcast to self)."""
+    if isinstance(p, _C.Tensor):
+        draws = bernoulli(p.to(_C.float64).broadcast_to(list(self.shape)).contiguous(), generator=generator)
+        return self.copy_(draws)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return _C._random_(self, _D.bernoulli, float(p), 0.0, generator)
+
+
+def _fill_from(self, values):
+    from lucid.autograd.grad_mode import no_grad
+    with no_grad():
+        return self.copy_(values)
+
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    """Fills self with draws from Exp(lambd): -log(1 - u) / lambd."""
+    _check_float(self, "exponential_")
+    if lambd <= 0:
+        raise ValueError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    u = _C._random_into(_C.empty(list(self.shape), _C.float64, self.device), _D.uniform, 0.0, 1.0, generator)
+    return self.copy_((u * -1.0).log1p() * (-1.0 / lambd))
+
+
+def geometric_(self, p, *, generator=None):
+    """Fills self with the number of Bernoulli(p) trials up to the first success."""
+    if not 0.0 < p <= 1.0:
+        raise ValueError(f"geometric_ expects p to be in (0, 1], got p={p}")
+    import math
+    u = _C._random_into(_C.empty(list(self.shape), _C.float64, self.device), _D.uniform, 0.0, 1.0, generator)
+    if p == 1.0:
+        return self.fill_(1)
+    k = ((u * -1.0).log1p() * (1.0 / math.log1p(-p))).ceil()
+    return self.copy_(k)
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    _check_float(self, "log_normal_")
+    z = _C._random_into(_C.empty(list(self.shape), _C.float64, self.device), _D.normal, float(mean), float(std),
+                        generator)
+    return self.copy_(z.exp())
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    import math
+    _check_float(self, "cauchy_")
+    u = _C._random_into(_C.empty(list(self.shape), _C.float64, self.device), _D.uniform, 0.0, 1.0, generator)
+    return self.copy_(((u - 0.5) * math.pi).tan() * float(sigma) + float(median))
+
+
+_RANDOM_TO = {"bool": 2, "uint8": 2 ** 8, "int8": 2 ** 7, "int16": 2 ** 15, "int32": 2 ** 31, "int64": 2 ** 63,
+              "float16": 2 ** 11 + 1, "bfloat16": 2 ** 8 + 1, "float32": 2 ** 24 + 1, "float64": 2 ** 53 + 1}
+
+
+def random_(self, from_=0, to=None, *, generator=None, **kwargs):
+    """random_(): integers in [0, 2**mantissa] (floats) or [0, max] (ints); random_(to): [0, to);
+    random_(from, to): [from, to)."""
+    if "from" in kwargs:
+        from_ = kwargs.pop("from")
+    if kwargs:
+        raise TypeError(f"random_() got unexpected keyword arguments {sorted(kwargs)}")
+    if self.dtype.is_complex:
+        raise TypeError("random_ is not implemented for complex tensors")
+    if to is None and from_ != 0:
+        from_, to = 0, from_
+    if to is None:
+        lo, hi = 0, _RANDOM_TO[self.dtype.name]
+    else:
+        lo, hi = int(from_), int(to)
+        if lo >= hi:
+            raise ValueError(f"random_ expects 'from' to be less than 'to', but got from={lo} >= to={hi}")
+    return _C._random_(self, _D.integer, float(lo), float(hi), generator)
+
+
+for _name, _fn in dict(uniform_=uniform_, normal_=normal_, bernoulli_=bernoulli_, exponential_=exponential_,
+                       geometric_=geometric_, log_normal_=log_normal_, cauchy_=cauchy_, random_=random_).items():
+    setattr(_C.Tensor, _name, _fn)

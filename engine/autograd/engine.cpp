@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "autograd/grad_mode.h"
+#include "core/profiler.h"
 
 namespace lucid::autograd {
 
@@ -149,7 +150,15 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
       if (run) {
         for (size_t i = 0; i < g.size() && n->materialize_grads; ++i)
           if (!g[i]) g[i] = ops.zeros(n->outputs[i]);
-        outs = n->apply(std::move(g));
+        if (profiler::enabled()) {
+          Device dev;
+          for (auto& gi : g)
+            if (gi) { dev = gi->device(); break; }
+          profiler::Scope scope(n->name(), profiler::EventKind::Backward, dev);
+          outs = n->apply(std::move(g));
+        } else {
+          outs = n->apply(std::move(g));
+        }
         ran.push_back(n->shared_from_this());
         if (anomaly_enabled() && anomaly_check_nan() && ops.has_nan) {
           for (size_t j = 0; j < outs.size(); ++j)

@@ -256,3 +256,10 @@ void fill_(const Tensor& t, const Scalar& value) {
 }
 
 }  // namespace lucid
+
+namespace lucid {
+namespace {
+// The profiler names binary kernel calls by their op.
+const bool binary_labelled = (binary_kernel.label = [](int op) { return op_name(BinaryOp(op)); }, true);
+}  // namespace
+}  // namespace lucid

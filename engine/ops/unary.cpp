@@ -91,3 +91,10 @@ Tensor unary(UnaryOp op, const Tensor& x_in) {
 }
 
 }  // namespace lucid
+
+namespace lucid {
+namespace {
+// The profiler names unary kernel calls by their op.
+const bool unary_labelled = (unary_kernel.label = [](int op) { return unary_name(UnaryOp(op)); }, true);
+}  // namespace
+}  // namespace lucid

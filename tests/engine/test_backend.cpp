@@ -180,12 +180,12 @@ TEST(Philox, UniformsAreInUnitInterval) {
 // Kernel registration
 
 TEST(Kernels, CpuKernelsAreRegistered) {
-  EXPECT_NE(fill_kernel(cpu()), nullptr);
-  EXPECT_NE(copy_kernel(cpu()), nullptr);
-  EXPECT_NE(binary_kernel(cpu()), nullptr);
-  EXPECT_NE(sum_kernel(cpu()), nullptr);
-  EXPECT_NE(gemm_kernel(cpu()), nullptr);
-  EXPECT_NE(random_kernel(cpu()), nullptr);
+  EXPECT_NE(fill_kernel(cpu()).fn, nullptr);
+  EXPECT_NE(copy_kernel(cpu()).fn, nullptr);
+  EXPECT_NE(binary_kernel(cpu()).fn, nullptr);
+  EXPECT_NE(sum_kernel(cpu()).fn, nullptr);
+  EXPECT_NE(gemm_kernel(cpu()).fn, nullptr);
+  EXPECT_NE(random_kernel(cpu()).fn, nullptr);
   EXPECT_STREQ(binary_kernel.family, "binary_kernel");
 #ifndef LUCID_WITH_CUDA
   EXPECT_LUCID_ERROR_MSG(binary_kernel(Device(DeviceType::CUDA, 0)), NotImplemented, "[binary_kernel]");

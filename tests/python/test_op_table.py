@@ -137,6 +137,8 @@ def test_noncontiguous(op, d, layout):
             continue
         _check(op, sample, d, tensors, refs, msg=f"layout={layout}")
         checked += 1
+    if checked == 0 and layout in ("transposed", "mixed") and all(len(sh) < 2 for x in op.samples(d) for sh in x.shapes):
+        pytest.skip("1-D inputs only: no transposed layout")
     assert checked > 0
 
 

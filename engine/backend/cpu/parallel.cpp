@@ -5,6 +5,11 @@
 
 #include "core/error.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define LUCID_HAS_MXCSR 1
+#endif
+
 extern "C" void openblas_set_num_threads(int);
 
 namespace lucid::cpu {
@@ -38,6 +43,40 @@ void set_num_threads(int n) {
 bool in_parallel_region() {
 #ifdef _OPENMP
   return omp_in_parallel();
+#else
+  return false;
+#endif
+}
+
+namespace {
+#ifdef LUCID_HAS_MXCSR
+constexpr unsigned kFtzDaz = 0x8040;  // MXCSR bits: flush to zero (15), denormals are zero (6)
+void set_csr(bool on) {
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(on ? (csr | kFtzDaz) : (csr & ~kFtzDaz));
+}
+#endif
+}  // namespace
+
+bool set_flush_denormal(bool on) {
+#ifdef LUCID_HAS_MXCSR
+  set_csr(on);
+#ifdef _OPENMP
+  // every thread of the pool (ours and OpenBLAS's: one OpenMP runtime); threads made later are
+  // cloned from one that has the mode, and inherit it
+  const int n = omp_get_max_threads();
+#pragma omp parallel num_threads(n)
+  set_csr(on);
+#endif
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool flush_denormal() {
+#ifdef LUCID_HAS_MXCSR
+  return (_mm_getcsr() & kFtzDaz) == kFtzDaz;
 #else
   return false;
 #endif

@@ -13,6 +13,10 @@ namespace lucid::cpu {
 int get_num_threads();
 void set_num_threads(int n);  // also sets OpenBLAS's thread count
 bool in_parallel_region();
+// Flush-to-zero and denormals-are-zero for float math on this thread and every worker thread (as
+// torch.set_flush_denormal). Returns false, changing nothing, where the CPU lacks the modes.
+bool set_flush_denormal(bool on);
+bool flush_denormal();
 
 constexpr int64_t kGrainSize = 32768;
 

@@ -4,6 +4,7 @@
 #include "backend/common/iter.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/reduce_plan.h"
 #include "backend/kernels/reduce.h"
 
 namespace lucid::cpu {
@@ -15,34 +16,6 @@ struct Acc {
   int64_t i = 0;
   void add(const Acc& o) { re += o.re; im += o.im; i += o.i; }
 };
-
-// The reduced sub-space of `in`: coalesced dims (innermost first), byte strides.
-struct ReducePlan {
-  int nd = 0;
-  int64_t shape[kMaxIterDims], stride[kMaxIterDims];
-  int64_t count = 1;
-};
-
-ReducePlan make_plan(const TensorImpl& in, int nreduce) {
-  ReducePlan p;
-  const int64_t isz = in.element_size();
-  for (int64_t d = in.dim() - 1; d >= in.dim() - nreduce; --d) {
-    if (in.shape()[d] == 1) continue;
-    const int64_t s = in.strides()[d] * isz;
-    if (p.nd > 0 && s == p.stride[p.nd - 1] * p.shape[p.nd - 1]) {
-      p.shape[p.nd - 1] *= in.shape()[d];
-    } else {
-      LUCID_CHECK(p.nd < kMaxIterDims, NotImplemented,
-                  "[sum] reducing over more than " << kMaxIterDims << " non-mergeable dims is not supported");
-      p.shape[p.nd] = in.shape()[d];
-      p.stride[p.nd] = s;
-      ++p.nd;
-    }
-    p.count *= in.shape()[d];
-  }
-  if (p.nd == 0) { p.shape[0] = 1; p.stride[0] = isz; p.nd = 1; }
-  return p;
-}
 
 // Sums linear positions [b, e) of the reduced sub-space starting at base.
 void sum_range(const ReducePlan& p, const char* base, int64_t b, int64_t e, SumLoop loop, Acc* acc) {

@@ -1,0 +1,408 @@
+// CPU reductions beyond sum: one generic strided kernel driven by small per-op reducers
+// (prod, nansum, logsumexp, max/min with indices, argmax/argmin, any/all, count_nonzero), and
+// the scans (cumsum, cumprod, cummax/cummin, logcumsumexp). Mirrors cuda/reduce.cu.
+//
+// Note [Generic reduction]: a reducer gives init() -> Acc, step(Acc&, T, pos) over the reduced
+// elements in row-major order, merge(Acc&, const Acc& later) for split work, and store(). The
+// driver picks one of three schedules: one output (split the reduction over threads, merge in
+// order), reductions over outer dims (accumulate whole contiguous rows, cache-friendly), or one
+// thread-chunk of outputs at a time. Every schedule steps through an output's elements in the
+// same order, so results don't depend on the schedule.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "backend/cpu/loops.h"
+#include "backend/cpu/parallel.h"
+#include "backend/cpu/reduce_plan.h"
+#include "backend/kernels/reduce.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+template <typename T>
+constexpr bool kIsComplex = std::is_same_v<T, c64> || std::is_same_v<T, c128>;
+
+template <typename T>
+inline bool nonzero(T v) {
+  if constexpr (kIsComplex<T>) return v.re != 0 || v.im != 0;
+  else return typename OpMath<T>::type(v) != typename OpMath<T>::type(0);
+}
+
+template <typename M>
+inline bool is_nan(M v) {
+  if constexpr (std::is_floating_point_v<M>) return v != v;
+  else return false;
+}
+
+// Wide accumulation type for products: double, complex<double>, or uint64 (wraps like int64).
+template <typename T>
+using ProdAcc = std::conditional_t<kIsComplex<T>, c128, std::conditional_t<std::is_integral_v<T>, uint64_t, double>>;
+
+template <typename T>
+inline ProdAcc<T> widen(T v) {
+  if constexpr (kIsComplex<T>) return c128(double(v.re), double(v.im));
+  else if constexpr (std::is_integral_v<T>) return uint64_t(int64_t(v));
+  else return double(typename OpMath<T>::type(v));
+}
+
+template <typename T>
+inline T narrow_to(ProdAcc<T> a) {
+  if constexpr (kIsComplex<T>) return convert<T>(a);
+  else if constexpr (std::is_integral_v<T>) return T(int64_t(a));
+  else return convert<T>(a);
+}
+
+template <typename T>
+struct ProdR {
+  using Acc = ProdAcc<T>;
+  Acc init() const { return Acc(1); }
+  void step(Acc& a, T v, int64_t) const { a = a * widen(v); }
+  void merge(Acc& a, const Acc& b) const { a = a * b; }
+  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = narrow_to<T>(a); }
+};
+
+template <typename T>
+struct NanSumR {
+  using Acc = double;
+  Acc init() const { return 0; }
+  void step(Acc& a, T v, int64_t) const {
+    const double x = double(typename OpMath<T>::type(v));
+    if (x == x) a += x;
+  }
+  void merge(Acc& a, const Acc& b) const { a += b; }
+  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = convert<T>(a); }
+};
+
+// Online log-sum-exp: running max m and sum s of exp(x - m); stable, one exp per element.
+struct LseAcc {
+  double m = -std::numeric_limits<double>::infinity();
+  double s = 0;
+  bool nan = false;
+};
+inline void lse_add(LseAcc& a, double x) {
+  if (x != x) { a.nan = true; return; }
+  if (x > a.m) {
+    a.s = (a.s == 0 ? 0.0 : a.s * std::exp(a.m - x)) + 1.0;
+    a.m = x;
+  } else if (x == a.m) {
+    a.s += 1.0;
+  } else {
+    a.s += std::exp(x - a.m);
+  }
+}
+inline void lse_merge(LseAcc& a, const LseAcc& b) {
+  a.nan = a.nan || b.nan;
+  if (b.s == 0) return;
+  if (a.s == 0) { a.m = b.m; a.s = b.s; return; }
+  const double m = std::max(a.m, b.m);
+  if (std::isinf(m) && m < 0) { a.s += b.s; return; }
+  const double sa = a.m == m ? a.s : a.s * std::exp(a.m - m);
+  const double sb = b.m == m ? b.s : b.s * std::exp(b.m - m);
+  a.m = m;
+  a.s = sa + sb;
+}
+inline double lse_value(const LseAcc& a) {
+  if (a.nan) return std::numeric_limits<double>::quiet_NaN();
+  if (a.s == 0) return -std::numeric_limits<double>::infinity();
+  return a.m + std::log(a.s);
+}
+
+template <typename T>
+struct LseR {
+  using Acc = LseAcc;
+  Acc init() const { return {}; }
+  void step(Acc& a, T v, int64_t) const { lse_add(a, double(typename OpMath<T>::type(v))); }
+  void merge(Acc& a, const Acc& b) const { lse_merge(a, b); }
+  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = convert<T>(lse_value(a)); }
+};
+
+// Max (kMax) or min; NaN wins and stays; ties keep the first position.
+template <typename T, bool kMax>
+struct ExtremeR {
+  using M = typename OpMath<T>::type;
+  struct Acc {
+    M v;
+    int64_t i;
+  };
+  bool want_value = true;  // false: ArgMax/ArgMin (out is int64)
+  Acc init() const {
+    if constexpr (std::is_floating_point_v<M>)
+      return {kMax ? -std::numeric_limits<M>::infinity() : std::numeric_limits<M>::infinity(), 0};
+    else
+      return {kMax ? std::numeric_limits<M>::lowest() : std::numeric_limits<M>::max(), 0};
+  }
+  static bool better(M x, M cur) {
+    if constexpr (kMax) return x > cur;
+    else return x < cur;
+  }
+  void step(Acc& a, T v, int64_t pos) const {
+    const M x = M(v);
+    if (is_nan(a.v)) return;
+    if (is_nan(x) || better(x, a.v)) { a.v = x; a.i = pos; }
+  }
+  void merge(Acc& a, const Acc& b) const {
+    if (is_nan(a.v)) return;
+    if (is_nan(b.v) || better(b.v, a.v)) a = b;
+  }
+  void store(const Acc& a, char* o, int64_t* idx) const {
+    if (want_value) *reinterpret_cast<T*>(o) = T(a.v);
+    else *reinterpret_cast<int64_t*>(o) = a.i;
+    if (idx) *idx = a.i;
+  }
+};
+
+template <typename T, bool kAny>
+struct AnyAllR {
+  struct Acc {
+    bool v;
+  };
+  Acc init() const { return {!kAny}; }
+  void step(Acc& a, T v, int64_t) const {
+    if constexpr (kAny) a.v = a.v || nonzero(v);
+    else a.v = a.v && nonzero(v);
+  }
+  void merge(Acc& a, const Acc& b) const { a.v = kAny ? (a.v || b.v) : (a.v && b.v); }
+  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<uint8_t*>(o) = a.v ? 1 : 0; }
+};
+
+template <typename T, bool kNotNan>
+struct CountR {
+  using Acc = int64_t;
+  Acc init() const { return 0; }
+  void step(Acc& a, T v, int64_t) const {
+    if constexpr (kNotNan) {
+      if constexpr (kIsComplex<T>) a += (v.re == v.re && v.im == v.im) ? 1 : 0;
+      else a += is_nan(typename OpMath<T>::type(v)) ? 0 : 1;
+    } else {
+      a += nonzero(v) ? 1 : 0;
+    }
+  }
+  void merge(Acc& a, const Acc& b) const { a += b; }
+  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<int64_t*>(o) = a; }
+};
+
+template <typename T, typename R>
+inline void run_steps(const R& r, typename R::Acc& acc, const char* ptr, int64_t stride, int64_t n, int64_t pos) {
+  if (stride == int64_t(sizeof(T))) {
+    const T* q = reinterpret_cast<const T*>(ptr);
+    for (int64_t i = 0; i < n; ++i) r.step(acc, q[i], pos + i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) r.step(acc, *reinterpret_cast<const T*>(ptr + i * stride), pos + i);
+  }
+}
+
+// Reductions over outer dims: the output's last dim is contiguous in the input; accumulate
+// blocks of whole rows (see Note [Generic reduction]).
+template <typename T, typename R>
+bool try_rows(const R& r, const TensorImpl& out, const TensorImpl* indices, const TensorImpl& in, int nreduce,
+              const ReducePlan& plan) {
+  const int nouter = int(in.dim()) - nreduce;
+  if (nouter < 1 || in.strides()[size_t(nouter - 1)] != 1 || in.shape()[size_t(nouter - 1)] < 16) return false;
+  if (plan.count > (int64_t(1) << 22)) return false;
+  std::vector<int64_t> offsets;  // element offsets of every reduced position, in order
+  offsets.reserve(size_t(plan.count));
+  const int64_t isz = in.element_size();
+  const char* b0 = static_cast<const char*>(in.data_ptr());
+  walk_plan(plan, b0, 0, plan.count, [&](const char* p, int64_t s, int64_t n, int64_t) {
+    const int64_t b = p - b0;
+    for (int64_t i = 0; i < n; ++i) offsets.push_back((b + i * s) / isz);
+  });
+  const int64_t K = in.shape()[size_t(nouter - 1)];
+  const int64_t rest = out.numel() / K;
+  constexpr int64_t kBlock = 256;
+  const int64_t kblocks = (K + kBlock - 1) / kBlock;
+  const T* base = in.data<T>();
+  const int64_t osz = out.element_size();
+  char* obase = static_cast<char*>(out.data_ptr());
+  int64_t* ibase = indices ? indices->data<int64_t>() : nullptr;
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.count * kBlock));
+  parallel_for(0, rest * kblocks, grain, [&](int64_t lo, int64_t hi) {
+    std::vector<typename R::Acc> acc(kBlock);
+    for (int64_t w = lo; w < hi; ++w) {
+      const int64_t o2 = w / kblocks, k0 = (w % kblocks) * kBlock, kn = std::min(kBlock, K - k0);
+      int64_t off = k0;
+      int64_t rem = o2;
+      for (int d = nouter - 2; d >= 0; --d) {
+        off += (rem % in.shape()[size_t(d)]) * in.strides()[size_t(d)];
+        rem /= in.shape()[size_t(d)];
+      }
+      for (int64_t k = 0; k < kn; ++k) acc[size_t(k)] = r.init();
+      const T* p0 = base + off;
+      for (int64_t c = 0; c < plan.count; ++c) {
+        const T* p = p0 + offsets[size_t(c)];
+        for (int64_t k = 0; k < kn; ++k) r.step(acc[size_t(k)], p[k], c);
+      }
+      const int64_t o = o2 * K + k0;
+      for (int64_t k = 0; k < kn; ++k) r.store(acc[size_t(k)], obase + (o + k) * osz, ibase ? ibase + o + k : nullptr);
+    }
+  });
+  return true;
+}
+
+template <typename T, typename R>
+void run_reduce(const R& r, const TensorImpl& out, const TensorImpl* indices, const TensorImpl& in, int nreduce) {
+  const int64_t outer = out.numel();
+  if (outer == 0) return;
+  const ReducePlan plan = make_plan(in, nreduce, "reduce");
+  const int nouter = int(in.dim()) - nreduce;
+  const int64_t osz = out.element_size();
+  char* obase = static_cast<char*>(out.data_ptr());
+  int64_t* ibase = indices ? indices->data<int64_t>() : nullptr;
+  auto store = [&](const typename R::Acc& a, int64_t o) { r.store(a, obase + o * osz, ibase ? ibase + o : nullptr); };
+  if (plan.count == 0) {  // identity (ops without one refuse empty reductions before the kernel)
+    for (int64_t o = 0; o < outer; ++o) store(r.init(), o);
+    return;
+  }
+  if (outer == 1) {
+    const int nt = get_num_threads();
+    const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(nt, plan.count / kGrainSize));
+    std::vector<typename R::Acc> parts(size_t(chunks), r.init());
+    const int64_t per = (plan.count + chunks - 1) / chunks;
+    const char* base = outer_base(in, nouter, 0);
+    parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c)
+        walk_plan(plan, base, c * per, std::min(plan.count, (c + 1) * per),
+                  [&](const char* p, int64_t s, int64_t n, int64_t pos) { run_steps<T>(r, parts[size_t(c)], p, s, n, pos); });
+    });
+    typename R::Acc total = parts[0];
+    for (size_t k = 1; k < parts.size(); ++k) r.merge(total, parts[k]);
+    store(total, 0);
+    return;
+  }
+  if (try_rows<T>(r, out, indices, in, nreduce, plan)) return;
+  parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      typename R::Acc a = r.init();
+      walk_plan(plan, outer_base(in, nouter, o), 0, plan.count,
+                [&](const char* p, int64_t s, int64_t n, int64_t pos) { run_steps<T>(r, a, p, s, n, pos); });
+      store(a, o);
+    }
+  });
+}
+
+void reduce(ReduceOp op, const TensorImpl& out, const TensorImpl* indices, const TensorImpl& in, int nreduce) {
+  dispatch_dtype(in.dtype(), [&]<typename T>() {
+    switch (op) {
+      case ReduceOp::Prod:
+        if constexpr (!std::is_same_v<T, bool>) run_reduce<T>(ProdR<T>{}, out, indices, in, nreduce);
+        break;
+      case ReduceOp::NanSum:
+        if constexpr (std::is_floating_point_v<typename OpMath<T>::type>) run_reduce<T>(NanSumR<T>{}, out, indices, in, nreduce);
+        break;
+      case ReduceOp::LogSumExp:
+        if constexpr (std::is_floating_point_v<typename OpMath<T>::type>) run_reduce<T>(LseR<T>{}, out, indices, in, nreduce);
+        break;
+      case ReduceOp::Max:
+      case ReduceOp::ArgMax:
+        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, true>{op == ReduceOp::Max}, out, indices, in, nreduce);
+        break;
+      case ReduceOp::Min:
+      case ReduceOp::ArgMin:
+        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, false>{op == ReduceOp::Min}, out, indices, in, nreduce);
+        break;
+      case ReduceOp::Any: run_reduce<T>(AnyAllR<T, true>{}, out, indices, in, nreduce); break;
+      case ReduceOp::All: run_reduce<T>(AnyAllR<T, false>{}, out, indices, in, nreduce); break;
+      case ReduceOp::CountNonzero: run_reduce<T>(CountR<T, false>{}, out, indices, in, nreduce); break;
+      case ReduceOp::CountNotNan: run_reduce<T>(CountR<T, true>{}, out, indices, in, nreduce); break;
+    }
+  });
+}
+
+// ---- scans along the last dim
+
+template <typename T>
+void scan_row(ScanOp op, char* o, int64_t os, int64_t* ix, int64_t is_, const char* p, int64_t ps, int64_t L,
+              bool reverse, bool exclusive) {
+  using M = typename OpMath<T>::type;
+  auto at = [&](int64_t k) { return *reinterpret_cast<const T*>(p + k * ps); };
+  auto put = [&](int64_t k, T v) { *reinterpret_cast<T*>(o + k * os) = v; };
+  const int64_t first = reverse ? L - 1 : 0, step = reverse ? -1 : 1;
+  switch (op) {
+    case ScanOp::Sum: {
+      using A = std::conditional_t<kIsComplex<T>, c128, std::conditional_t<std::is_integral_v<T>, uint64_t, double>>;
+      A acc(0);
+      for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+        if (exclusive) put(k, narrow_to<T>(acc));
+        if constexpr (std::is_same_v<T, bool>) acc = acc || at(k);
+        else acc = acc + widen(at(k));
+        if (!exclusive) put(k, narrow_to<T>(acc));
+      }
+      break;
+    }
+    case ScanOp::Prod: {
+      if constexpr (!std::is_same_v<T, bool>) {
+        ProdAcc<T> acc(1);
+        for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+          if (exclusive) put(k, narrow_to<T>(acc));
+          acc = acc * widen(at(k));
+          if (!exclusive) put(k, narrow_to<T>(acc));
+        }
+      }
+      break;
+    }
+    case ScanOp::Max:
+    case ScanOp::Min: {
+      if constexpr (!kIsComplex<T>) {
+        const bool mx = op == ScanOp::Max;
+        M cur{};
+        int64_t ci = 0;
+        for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+          const M x = M(at(k));
+          // PyTorch: a NaN takes over (each new NaN moves the index); ties move to the latest index
+          if (j == 0 || is_nan(x) || (!is_nan(cur) && (mx ? x >= cur : x <= cur))) { cur = x; ci = k; }
+          put(k, T(cur));
+          if (ix) ix[k * is_] = ci;
+        }
+      }
+      break;
+    }
+    case ScanOp::LogSumExp: {
+      if constexpr (std::is_floating_point_v<M>) {
+        LseAcc acc;
+        for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+          if (exclusive) put(k, convert<T>(lse_value(acc)));
+          lse_add(acc, double(M(at(k))));
+          if (!exclusive) put(k, convert<T>(lse_value(acc)));
+        }
+      }
+      break;
+    }
+  }
+}
+
+void scan(ScanOp op, const TensorImpl& out, const TensorImpl* indices, const TensorImpl& in, bool reverse, bool exclusive) {
+  const int64_t n = in.numel();
+  if (n == 0) return;
+  const int nd = int(in.dim());
+  const int64_t L = nd == 0 ? 1 : in.shape()[size_t(nd - 1)];
+  const int64_t rows = n / L;
+  const int64_t isz = in.element_size(), osz = out.element_size();
+  const int64_t ps = nd == 0 ? isz : in.strides()[size_t(nd - 1)] * isz;
+  const int64_t os = nd == 0 ? osz : out.strides()[size_t(nd - 1)] * osz;
+  const int64_t is_ = !indices || nd == 0 ? 1 : indices->strides()[size_t(nd - 1)];
+  dispatch_dtype(in.dtype(), [&]<typename T>() {
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / L), [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        int64_t rem = r, io = 0, oo = 0, xo = 0;
+        for (int d = nd - 2; d >= 0; --d) {
+          const int64_t sz = in.shape()[size_t(d)], c = rem % sz;
+          rem /= sz;
+          io += c * in.strides()[size_t(d)];
+          oo += c * out.strides()[size_t(d)];
+          if (indices) xo += c * indices->strides()[size_t(d)];
+        }
+        scan_row<T>(op, static_cast<char*>(out.data_ptr()) + oo * osz, os, indices ? indices->data<int64_t>() + xo : nullptr,
+                    is_, static_cast<const char*>(in.data_ptr()) + io * isz, ps, L, reverse, exclusive);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(reduce_kernel, CPU, &reduce)
+LUCID_REGISTER_KERNEL(scan_kernel, CPU, &scan)
+
+}  // namespace lucid::cpu

@@ -1,0 +1,2 @@
+"""DataLoader internals: collation, worker processes."""
+from lucid.utils.data._utils import collate, worker  # noqa: F401
