@@ -5,7 +5,7 @@ JOBS ?= 2
 export CCACHE_DIR ?= $(CURDIR)/build/ccache
 export CMAKE_BUILD_PARALLEL_LEVEL := $(JOBS)
 
-.PHONY: all setup build test test-cpp test-python demo bench bench-quick clean
+.PHONY: all setup build test test-cpp test-python demo demo-setup bench bench-quick clean
 
 all: build
 
@@ -28,7 +28,11 @@ test-python: build
 
 test: test-cpp test-python
 
-demo: build
+# The demo's data (Debian's dataset-fashion-mnist) and its optional extras (progress bar, plot).
+demo-setup: setup
+	@bash scripts/setup_demo.sh
+
+demo: build demo-setup
 	@$(PY) examples/demo.py
 
 # lucid beside PyTorch in one process (benchmarks/run.py); JSON with the context in build/.

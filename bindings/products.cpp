@@ -91,6 +91,13 @@ void init_products(nb::module_& m) {
   }, nb::arg("x1"), nb::arg("x2"), nb::arg("p") = 2.0,
         nb::arg("compute_mode").none() = "use_mm_for_euclid_dist_if_necessary");
 
+  m.def("_vector_norm", [](T x, double ord, std::optional<std::vector<int64_t>> dim, bool keepdim,
+                          std::optional<Dtype> dtype) { return vector_norm(x, ord, dim, keepdim, dtype); },
+        nb::arg("x"), nb::arg("ord"), nb::arg("dim").none(), nb::arg("keepdim"), nb::arg("dtype").none());
+  m.def("_matrix_norm", [](T a, const std::string& ord, const std::vector<int64_t>& dim, bool keepdim,
+                           std::optional<Dtype> dtype) { return matrix_norm(a, ord, dim, keepdim, dtype); },
+        nb::arg("A"), nb::arg("ord"), nb::arg("dim"), nb::arg("keepdim"), nb::arg("dtype").none());
+
   // ---- Tensor methods
   cls.def("mm", [](T a, T b) { return mm(a, b); }, nb::arg("mat2"))
       .def("bmm", [](T a, T b) { return bmm(a, b); }, nb::arg("mat2"))

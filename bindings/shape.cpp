@@ -66,10 +66,14 @@ void init_shape(nb::module_& m) {
   using VT = const std::vector<Tensor>&;
 
   // ---- joining
-  m.def("cat", [](VT ts, int64_t dim) { return cat(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
-  m.def("concat", [](VT ts, int64_t dim) { return cat(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
+  // PyTorch also takes NumPy's `axis` for these
+  auto join = [](Tensor (*f)(const std::vector<Tensor>&, int64_t)) {
+    return [f](VT ts, int64_t dim, std::optional<int64_t> axis) { return f(ts, axis.value_or(dim)); };
+  };
+  m.def("cat", join(&cat), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
+  m.def("concat", join(&cat), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
   m.def("concatenate", [](VT ts, int64_t axis) { return cat(ts, axis); }, nb::arg("tensors"), nb::arg("axis") = 0);
-  m.def("stack", [](VT ts, int64_t dim) { return stack(ts, dim); }, nb::arg("tensors"), nb::arg("dim") = 0);
+  m.def("stack", join(&stack), nb::arg("tensors"), nb::arg("dim") = 0, nb::kw_only(), nb::arg("axis").none() = nb::none());
   m.def("hstack", [](VT ts) { return hstack(ts); }, nb::arg("tensors"));
   m.def("vstack", [](VT ts) { return vstack(ts); }, nb::arg("tensors"));
   m.def("row_stack", [](VT ts) { return vstack(ts); }, nb::arg("tensors"));
@@ -85,6 +89,15 @@ void init_shape(nb::module_& m) {
           nb::arg("chunks"), nb::arg("dim") = 0);
   m.def("tensor_split", &tensor_split_any, nb::arg("input"), nb::arg("indices_or_sections"), nb::arg("dim") = 0);
   cls.def("tensor_split", &tensor_split_any, nb::arg("indices_or_sections"), nb::arg("dim") = 0);
+  for (const char* nm : {"hsplit", "vsplit", "dsplit"}) {
+    const char which = nm[0];
+    auto f = [which](const Tensor& t, nb::handle ios) {
+      if (is_int(ios)) return to_tuple(directional_split(t, which, nb::cast<int64_t>(nb::int_(ios)), {}));
+      return to_tuple(directional_split(t, which, std::nullopt, nb::cast<std::vector<int64_t>>(ios)));
+    };
+    m.def(nm, f, nb::arg("input"), nb::arg("indices_or_sections"));
+    cls.def(nm, f, nb::arg("indices_or_sections"));
+  }
   m.def("unbind", [](const Tensor& t, int64_t d) { return to_tuple(unbind(t, d)); }, nb::arg("input"), nb::arg("dim") = 0);
   cls.def("unbind", [](const Tensor& t, int64_t d) { return to_tuple(unbind(t, d)); }, nb::arg("dim") = 0);
 
@@ -158,6 +171,8 @@ void init_shape(nb::module_& m) {
   m.def("_atleast_2d", [](const Tensor& t) { return atleast_2d(t); });
   m.def("_atleast_3d", [](const Tensor& t) { return atleast_3d(t); });
   m.def("_cartesian_prod", [](VT ts) { return cartesian_prod(ts); });
+  m.def("combinations", [](const Tensor& t, int64_t r, bool w) { return combinations(t, r, w); }, nb::arg("input"),
+        nb::arg("r") = 2, nb::arg("with_replacement") = false);
 }
 
 LUCID_BINDINGS(init_shape)

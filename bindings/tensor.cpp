@@ -35,59 +35,11 @@ nb::object tolist_rec(const char* p, Dtype dt, const Shape& shape, const Strides
   return l;
 }
 
-// Basic indexing: ints, slices, None, Ellipsis (and a tuple of them). Advanced indices
-// (tensors, lists, bools) are the op library's (ops/indexing) and raise here for now.
-Tensor basic_index(const Tensor& self, nb::handle index) {
-  std::vector<nb::handle> items;
-  nb::object keep;
-  if (nb::isinstance<nb::tuple>(index)) {
-    keep = nb::borrow(index);
-    for (nb::handle h : nb::borrow<nb::tuple>(index)) items.push_back(h);
-  } else {
-    items.push_back(index);
-  }
-  int64_t consumed = 0, ellipses = 0;
-  for (auto h : items) {
-    if (h.is_none()) continue;
-    if (h.ptr() == Py_Ellipsis) { ++ellipses; continue; }
-    // A 0-d integer tensor acts as an int; any other tensor (or list, or bool) is advanced indexing.
-    const bool scalar_tensor = nb::isinstance<TensorImpl>(h) && nb::cast<const TensorImpl&>(h).dim() == 0 &&
-                               is_integral(nb::cast<const TensorImpl&>(h).dtype(), false);
-    const bool other_tensor = nb::isinstance<TensorImpl>(h) && !scalar_tensor;
-    if (PyBool_Check(h.ptr()) || other_tensor ||
-        !(PyLong_Check(h.ptr()) || PySlice_Check(h.ptr()) || PyIndex_Check(h.ptr())))
-      throw Error(ErrorKind::NotImplemented,
-                  "[__getitem__] advanced indexing (tensors, lists, bools) is not supported yet; index was " +
-                      nb::cast<std::string>(nb::repr(h)));
-    ++consumed;
-  }
-  LUCID_CHECK(ellipses <= 1, Index, "an index can only have a single ellipsis ('...')");
-  LUCID_CHECK(consumed <= self->dim(), Index,
-              "too many indices for tensor of dimension " << self->dim() << " (got " << consumed << ")");
-  Tensor t = self;
-  int64_t dim = 0;
-  for (auto h : items) {
-    if (h.is_none()) { t = unsqueeze(t, dim); ++dim; continue; }
-    if (h.ptr() == Py_Ellipsis) { dim += self->dim() - consumed; continue; }
-    if (PySlice_Check(h.ptr())) {
-      Py_ssize_t start, stop, step;
-      auto* sl = reinterpret_cast<PySliceObject*>(h.ptr());
-      if (PySlice_Unpack(h.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-      LUCID_CHECK(step > 0, Value, "step must be greater than zero");
-      std::optional<int64_t> b, e;
-      if (sl->start != Py_None) b = start;
-      if (sl->stop != Py_None) e = stop;
-      t = slice(t, dim, b, e, step);
-      ++dim;
-      continue;
-    }
-    const int64_t i = PyLong_AsLongLong(nb::int_(h).ptr());
-    t = select(t, dim, i);
-  }
-  return t == self ? view(self, self->shape()) : t;  // x[...] is a (differentiable) view
-}
-
 }  // namespace
+
+// Indexing with PyTorch's rules (basic and advanced): bindings/indexing.cpp.
+Tensor tensor_getitem(const Tensor& self, nb::handle index);
+void tensor_setitem(const Tensor& self, nb::handle index, nb::handle value);
 
 void init_tensor(nb::module_& m) {
   nb::class_<TensorImpl> cls(m, "Tensor", nb::dynamic_attr());
@@ -205,12 +157,9 @@ void init_tensor(nb::module_& m) {
       .def("contiguous", [](const Tensor& t) { return contiguous(t); })
       .def("clone", [](const Tensor& t) { return clone(t); })
       .def("detach", [](const Tensor& t) { return alias(t); })
-      .def("__getitem__", [](const Tensor& t, nb::handle idx) { return basic_index(t, idx); }, nb::arg("index").none())
-      .def("__setitem__", [](const Tensor& t, nb::handle idx, nb::handle value) {
-        Tensor dst = basic_index(t, idx);
-        if (is_python_scalar(value)) fill_(dst, scalar_from_python(value));
-        else copy_(dst, nb::cast<Tensor>(value));
-      }, nb::arg("index").none(), nb::arg("value").none())
+      .def("__getitem__", [](const Tensor& t, nb::handle idx) { return tensor_getitem(t, idx); }, nb::arg("index").none())
+      .def("__setitem__", [](const Tensor& t, nb::handle idx, nb::handle value) { tensor_setitem(t, idx, value); },
+           nb::arg("index").none(), nb::arg("value").none())
       .def("__len__", [](const TensorImpl& t) {
         LUCID_CHECK(t.dim() > 0, Type, "len() of a 0-d tensor");
         return t.shape()[0];

@@ -46,3 +46,20 @@ def chain_matmul(*matrices, out=None):
     if out is not None:
         raise NotImplementedError("chain_matmul(out=) is not supported")
     return _C._chain_matmul(list(matrices))
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm: the 2-norm ('fro') or a p-norm over dim (all dims by default); 'nuc' needs an SVD."""
+    from lucid import linalg
+    if out is not None:
+        raise NotImplementedError("norm(out=) is not supported")
+    dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
+    if isinstance(p, str):
+        if p == "fro" and (dims is None or len(dims) <= 2):
+            return linalg.vector_norm(input, 2, dims, keepdim, dtype=dtype)
+        return linalg.matrix_norm(input, p, dims if dims is not None else (-2, -1), keepdim, dtype=dtype)
+    return linalg.vector_norm(input, 2 if p is None else p, dims, keepdim, dtype=dtype)
+
+
+__all__.append("norm")
+_C.Tensor.norm = norm

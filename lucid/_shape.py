@@ -9,11 +9,13 @@ Tensor = _C.Tensor
 cat, concat, concatenate, stack = _C.cat, _C.concat, _C.concatenate, _C.stack
 hstack, vstack, row_stack, dstack, column_stack = _C.hstack, _C.vstack, _C.row_stack, _C.dstack, _C.column_stack
 split, chunk, tensor_split, unbind = _C.split, _C.chunk, _C.tensor_split, _C.unbind
+hsplit, vsplit, dsplit = _C.hsplit, _C.vsplit, _C.dsplit
 unflatten, ravel, movedim, moveaxis, swapaxes, swapdims = (_C.unflatten, _C.ravel, _C.movedim, _C.moveaxis,
                                                            _C.swapaxes, _C.swapdims)
 flip, fliplr, flipud, roll, rot90 = _C.flip, _C.fliplr, _C.flipud, _C.roll, _C.rot90
 tile, repeat_interleave, pad = _C.tile, _C.repeat_interleave, _C.pad
 tril, triu, diag, diag_embed, diagflat = _C.tril, _C.triu, _C.diag, _C.diag_embed, _C.diagflat
+combinations = _C.combinations
 
 
 def _tensors(args, name):
@@ -74,15 +76,8 @@ def cartesian_prod(*tensors):
     return _C._cartesian_prod(_tensors(tensors, "cartesian_prod"))
 
 
-def _inplace_method(name):
-    return getattr(Tensor, name)
-
-
-Tensor.swapaxes = lambda self, axis0, axis1: _C.swapaxes(self, axis0, axis1)
-Tensor.swapdims = lambda self, dim0, dim1: _C.swapdims(self, dim0, dim1)
-
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
-           "split", "chunk", "tensor_split", "unbind", "unflatten", "ravel", "movedim", "moveaxis", "swapaxes",
+           "split", "chunk", "tensor_split", "unbind", "hsplit", "vsplit", "dsplit", "unflatten", "ravel", "movedim", "moveaxis", "swapaxes",
            "swapdims", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "pad", "tril",
            "triu", "tril_indices", "triu_indices", "diag", "diag_embed", "diagflat", "block_diag", "meshgrid",
-           "broadcast_tensors", "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod"]
+           "broadcast_tensors", "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod", "combinations"]

@@ -26,3 +26,54 @@ def vecdot(x, y, *, dim=-1, out=None):
     if out is not None:
         raise NotImplementedError("linalg.vecdot(out=) is not supported")
     return _C._vecdot(x, y, dim=dim)
+
+
+def _ord_name(ord):
+    if isinstance(ord, str):
+        return ord
+    if ord == float("inf"):
+        return "inf"
+    if ord == float("-inf"):
+        return "-inf"
+    return str(int(ord)) if float(ord).is_integer() else str(ord)
+
+
+def _dims(dim):
+    if dim is None:
+        return None
+    return [dim] if isinstance(dim, int) else list(dim)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The ord-norm of x over dim (all dims by default): ord 0 counts non-zeros, +-inf takes the
+    extreme |x|, any other real p is sum(|x|^p)^(1/p)."""
+    if out is not None:
+        raise NotImplementedError("linalg.vector_norm(out=) is not supported")
+    return _C._vector_norm(x, float(ord), _dims(dim), keepdim, dtype)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """Frobenius ('fro'), max column sum (1), max row sum (inf) and their minima (-1, -inf) over the two
+    dims. 'nuc' and +-2 need singular values (NotImplementedError until linalg.svd exists)."""
+    if out is not None:
+        raise NotImplementedError("linalg.matrix_norm(out=) is not supported")
+    return _C._matrix_norm(A, _ord_name(ord), list(dim), keepdim, dtype)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """linalg.norm: a vector norm over one dim (or the flattened input), a matrix norm over two."""
+    if out is not None:
+        raise NotImplementedError("linalg.norm(out=) is not supported")
+    dims = _dims(dim)
+    if ord is None:
+        if dims is not None and len(dims) == 2:
+            return matrix_norm(A, "fro", dims, keepdim, dtype=dtype)
+        return vector_norm(A, 2, dims, keepdim, dtype=dtype)
+    if isinstance(ord, str) or (dims is not None and len(dims) == 2) or (dims is None and A.dim() == 2):
+        return matrix_norm(A, ord, dims if dims is not None else (-2, -1), keepdim, dtype=dtype)
+    if dims is None and A.dim() != 1:
+        raise RuntimeError(f"linalg.norm: if dim is not given but ord is, the input must be 1-D or 2-D, got {A.dim()}-D")
+    return vector_norm(A, ord, dims, keepdim, dtype=dtype)
+
+
+__all__ += ["vector_norm", "matrix_norm", "norm"]

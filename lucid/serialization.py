@@ -347,6 +347,8 @@ def _load(fh, map_location):
         tensors = []
         for name, dtype, shape, device, requires_grad, parameter in plan:
             raw = z.read(name)  # checks the CRC
+            if len(raw) != math.prod(shape) * _itemsize(dtype):
+                _fail(f"{name} holds {len(raw)} bytes, not the {math.prod(shape) * _itemsize(dtype)} announced")
             if sys.byteorder != "little" and _itemsize(dtype) > 1:
                 raw = _swap(raw, dtype)
             t = _C._from_buffer(raw, shape, dtype, _C.device("cpu"))
@@ -417,16 +419,11 @@ def save_safetensors(tensors, path, metadata=None):
     if metadata:
         header["__metadata__"] = dict(metadata)
     offset = 0
-    blobs = []
-    for k in order:
+    for k in order:  # the header first (sizes are known), then one tensor's bytes at a time
         t = tensors[k]
-        raw = t.detach().to_bytes()
-        if sys.byteorder != "little" and _itemsize(t.dtype) > 1:
-            raw = _swap(raw, t.dtype)
-        header[k] = {"dtype": _ST_NAMES[t.dtype.name], "shape": list(t.shape),
-                     "data_offsets": [offset, offset + len(raw)]}
-        offset += len(raw)
-        blobs.append(raw)
+        n = t.numel() * _itemsize(t.dtype)
+        header[k] = {"dtype": _ST_NAMES[t.dtype.name], "shape": list(t.shape), "data_offsets": [offset, offset + n]}
+        offset += n
     hb = json.dumps(header, separators=(",", ":")).encode("utf-8")
     hb += b" " * (-len(hb) % 8)
     tmp = os.fspath(path) + ".tmp"
@@ -434,8 +431,12 @@ def save_safetensors(tensors, path, metadata=None):
         with open(tmp, "wb") as fh:
             fh.write(struct.pack("<Q", len(hb)))
             fh.write(hb)
-            for b in blobs:
-                fh.write(b)
+            for k in order:
+                t = tensors[k]
+                raw = t.detach().to_bytes()
+                if sys.byteorder != "little" and _itemsize(t.dtype) > 1:
+                    raw = _swap(raw, t.dtype)
+                fh.write(raw)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -511,19 +512,18 @@ def safetensors_metadata(path):
 def load_safetensors(path, device="cpu"):
     """Reads a safetensors file into {name: tensor} (in file order). The header is fully validated (sizes,
     dtypes, offsets in range, no overlap, no gap) before any tensor is built."""
+    dev = _C.device(str(device)) if not isinstance(device, _C.device) else device
+    out = {}
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
         _, entries, start = _st_header(fh, size)
-        fh.seek(start)
-        data = fh.read()
-    if len(data) != size - start:
-        _st_fail("the file changed while it was read")
-    dev = _C.device(str(device)) if not isinstance(device, _C.device) else device
-    out = {}
-    for begin, end, name, dtype, shape in entries:
-        raw = data[begin:end]
-        if sys.byteorder != "little" and _itemsize(dtype) > 1:
-            raw = _swap(raw, dtype)
-        t = _C._from_buffer(raw, shape, dtype, _C.device("cpu"))
-        out[name] = t if dev.type == "cpu" else t.to(dev)
+        for begin, end, name, dtype, shape in entries:  # one tensor's bytes in memory at a time
+            fh.seek(start + begin)
+            raw = fh.read(end - begin)
+            if len(raw) != end - begin:
+                _st_fail("the file changed while it was read")
+            if sys.byteorder != "little" and _itemsize(dtype) > 1:
+                raw = _swap(raw, dtype)
+            t = _C._from_buffer(raw, shape, dtype, _C.device("cpu"))
+            out[name] = t if dev.type == "cpu" else t.to(dev)
     return out

@@ -133,12 +133,13 @@ Operand_ contract(Operand_ a, Operand_ b, Needed needed, bool prefer_b_first) {
   if (contr.empty() || (af.empty() && bf.empty())) {
     // A broadcast multiply, then a sum over the contracted labels (batched dot products and outer
     // products would be many tiny GEMMs).
-    std::vector<int> order = r.labels;
-    order.insert(order.end(), contr.begin(), contr.end());
+    // Contracted labels go outermost: summing leading dims accumulates whole rows (fast).
+    std::vector<int> order = contr;
+    order.insert(order.end(), r.labels.begin(), r.labels.end());
     r.t = mul(arrange(a, order), arrange(b, order));
     if (!contr.empty()) {
       std::vector<int64_t> dims;
-      for (size_t i = r.labels.size(); i < order.size(); ++i) dims.push_back(int64_t(i));
+      for (size_t i = 0; i < contr.size(); ++i) dims.push_back(int64_t(i));
       r.t = sum(r.t, dims, false, r.t->dtype());
     }
     return r;
@@ -233,6 +234,11 @@ Tensor einsum(const std::string& eq, const std::vector<Tensor>& ops) {
     for (size_t k = 0; k < rem[i].labels.size(); ++k) {
       const int l = rem[i].labels[k];
       const int64_t s = ops[i]->shape()[k];
+      const int64_t first = index_of(rem[i].labels, l);
+      LUCID_CHECK(first == int64_t(k) || ops[i]->shape()[size_t(first)] == s, ShapeMismatch,
+                  "[einsum] subscript " << (l < 26 ? char('A' + l) : char('a' + l - 26)) << " is repeated for operand "
+                                        << i << " but the sizes don't match, " << ops[i]->shape()[size_t(first)]
+                                        << " != " << s);
       ++count[size_t(l)];
       int64_t& have = size[size_t(l)];
       if (have == -1 || have == 1) have = (have == -1 || s != 1) ? s : have;

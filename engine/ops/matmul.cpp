@@ -20,6 +20,17 @@ Tensor as_batched(const Tensor& t, const Shape& batch) {
   Tensor e = expand(t, full, "matmul");
   return reshape(e, {nb, full[full.size() - 2], full.back()});  // a view when strides allow
 }
+// Whether all dims but the last of `t` merge into one without a copy.
+bool rows_merge(const Tensor& t) {
+  int64_t expect = -1;  // the stride the next-outer non-trivial dim must have
+  for (int64_t i = t->dim() - 2; i >= 0; --i) {
+    const int64_t n = t->shape()[size_t(i)], st = t->strides()[size_t(i)];
+    if (n == 1) continue;
+    if (expect >= 0 && st != expect) return false;
+    expect = st * n;
+  }
+  return true;
+}
 }  // namespace
 
 Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
@@ -31,6 +42,20 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   LUCID_CHECK(a_in->dtype() == b_in->dtype(), DtypeMismatch,
               "[matmul] expected both operands to have the same dtype, got " << dtype_name(a_in->dtype()) << " and "
                                                                               << dtype_name(b_in->dtype()));
+  // (..., M, K) @ (K, N) or (K,): one GEMM over (prod(...) * M, K) when those dims merge into a view,
+  // so the vjp of the shared operand is one GEMM too, not a batch of them summed afterwards.
+  if (a_in->dim() >= 3 && (b_in->dim() == 1 || b_in->dim() == 2) && rows_merge(a_in)) {
+    const int64_t K = a_in->shape().back();
+    const int64_t K2 = b_in->shape()[0];
+    LUCID_CHECK(K == K2, ShapeMismatch,
+                "[matmul] shapes " << shape_str(a_in->shape()) << " and " << shape_str(b_in->shape())
+                                   << ": inner dimensions " << K << " and " << K2 << " differ");
+    Shape s(a_in->shape().begin(), a_in->shape().end() - 1);
+    if (b_in->dim() == 2) s.push_back(b_in->shape()[1]);
+    int64_t rows = 1;
+    for (int64_t i = 0; i + 1 < a_in->dim(); ++i) rows *= a_in->shape()[size_t(i)];
+    return reshape(matmul(reshape(a_in, {rows, K}), b_in), s);
+  }
   const bool a1 = a_in->dim() == 1, b1 = b_in->dim() == 1;
   Tensor a = a1 ? unsqueeze(a_in, 0) : a_in;
   Tensor b = b1 ? unsqueeze(b_in, 1) : b_in;

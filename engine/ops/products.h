@@ -44,4 +44,11 @@ Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim, const
 // compute_mode: 0 use mm for p=2 when P > 25 or R > 25, 1 always mm for p=2, 2 never mm.
 Tensor cdist(const Tensor& x1, const Tensor& x2, double p, int compute_mode);
 
+// linalg.vector_norm: ord 0 (count of non-zeros), 1, 2, +-inf or any real p; dims empty: all.
+Tensor vector_norm(const Tensor& x, double ord, const std::optional<std::vector<int64_t>>& dim, bool keepdim,
+                   std::optional<Dtype> dtype);
+// linalg.matrix_norm: ord "fro", "1", "-1", "inf", "-inf" ("nuc" and +-2 need an SVD: NotImplemented).
+Tensor matrix_norm(const Tensor& a, const std::string& ord, const std::vector<int64_t>& dim, bool keepdim,
+                   std::optional<Dtype> dtype);
+
 }  // namespace lucid

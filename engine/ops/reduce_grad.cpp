@@ -1,6 +1,8 @@
 // vjps of the reduce family that need more than a line, in lucid ops (double backward works).
 #include "ops/binary.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/indexing.h"
 #include "ops/reduce.h"
 #include "ops/reduce_impl.h"
 #include "ops/unary.h"
@@ -34,8 +36,18 @@ void record_amax(const Tensor&, const Tensor&, const std::vector<int64_t>&, bool
   // TODO(binary family): grad * (x == result) / count of ties
 }
 
-void record_max_dim(const Tensor&, const Tensor&, const Tensor&, int64_t, bool) {
-  // TODO(indexing family): scatter the gradient to the returned indices
+// The gradient goes to the returned index: a scatter-add of g into zeros (its own vjp is a gather).
+void record_max_dim(const Tensor& in, const Tensor& values, const Tensor& indices, int64_t dim, bool keepdim) {
+  if (!should_record({&in})) return;
+  const Shape in_shape = in->shape();
+  const Dtype dt = in->dtype();
+  record("MaxBackward0", {&in}, {&values}, {SavedTensor(indices, false)},
+         [in_shape, dt, dim, keepdim](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           if (in_shape.empty()) return std::vector<Tensor>{reshape(g[0], in_shape)};
+           Tensor gi = keepdim ? g[0] : unsqueeze(g[0], dim);
+           Tensor ii = keepdim ? s[0] : unsqueeze(s[0], dim);
+           return std::vector<Tensor>{scatter_add(zeros(in_shape, dt, gi->device()), dim, ii, gi)};
+         });
 }
 
 void record_cumprod(const Tensor& in, const Tensor& out, int64_t d) {
@@ -46,8 +58,15 @@ void record_cumprod(const Tensor& in, const Tensor& out, int64_t d) {
          });
 }
 
-void record_cummax(const Tensor&, const Tensor&, const Tensor&, int64_t) {
-  // TODO(indexing family): scatter_add of the gradient at the indices
+void record_cummax(const Tensor& in, const Tensor& values, const Tensor& indices, int64_t dim) {
+  if (!should_record({&in})) return;
+  const Shape in_shape = in->shape();
+  const Dtype dt = in->dtype();
+  record("CummaxBackward0", {&in}, {&values}, {SavedTensor(indices, false)},
+         [in_shape, dt, dim](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           if (in_shape.empty()) return std::vector<Tensor>{g[0]};
+           return std::vector<Tensor>{scatter_add(zeros(in_shape, dt, g[0]->device()), dim, s[0], g[0])};
+         });
 }
 
 }  // namespace lucid::detail

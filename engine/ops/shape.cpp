@@ -5,10 +5,12 @@
 
 #include "backend/kernels/elementwise.h"
 #include "backend/kernels/shape.h"
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/indexing.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
 
@@ -49,9 +51,8 @@ Tensor raw_select(const Tensor& t, int64_t d, int64_t i) {
 // The gradient of an input that was cast on the way in goes back to its dtype.
 Tensor grad_as(const Tensor& g, Dtype dt) {
   if (g->dtype() == dt) return g;
-  if (is_complex(g->dtype()) && !is_complex(dt)) {
-    LUCID_FAIL(NotImplemented, "[cat] the gradient of a real input joined with complex inputs is not supported yet");
-  }
+  // a real input joined with complex ones gets the real part (as PyTorch)
+  if (is_complex(g->dtype()) && !is_complex(dt)) return cast(select(view_as_real(contiguous(g)), -1, 0), dt);
   return cast(g, dt);
 }
 
@@ -286,6 +287,22 @@ std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
   return out;
 }
 
+std::vector<Tensor> directional_split(const Tensor& t, char which, std::optional<int64_t> sections,
+                                      const std::vector<int64_t>& indices) {
+  const char* name = which == 'h' ? "hsplit" : which == 'v' ? "vsplit" : "dsplit";
+  const int64_t need = which == 'h' ? 1 : which == 'v' ? 2 : 3;
+  LUCID_CHECK(t->dim() >= need, ShapeMismatch,
+              "[" << name << "] requires a tensor with at least " << need << " dimension, but got a tensor with "
+                  << t->dim() << " dimensions");
+  const int64_t d = which == 'h' ? (t->dim() == 1 ? 0 : 1) : which == 'v' ? 0 : 2;
+  if (!sections) return tensor_split_indices(t, indices, d);
+  const int64_t n = t->shape()[size_t(d)];
+  LUCID_CHECK(*sections != 0 && n % *sections == 0, ShapeMismatch,
+              "[" << name << "] attempted to split along dimension " << d << ", but the size of the dimension " << n
+                  << " is not divisible by the split_size " << *sections);
+  return tensor_split(t, *sections, d);
+}
+
 // ---------------------------------------------------------------------------------------------
 // reshaping and reordering
 
@@ -484,34 +501,10 @@ Tensor repeat_interleave(const Tensor& t, const Tensor& repeats, std::optional<i
   if (output_size)
     LUCID_CHECK(*output_size == total, ShapeMismatch,
                 "[repeat_interleave] output_size " << *output_size << " does not match the result size " << total);
-  Shape out_shape = x->shape();
-  out_shape[size_t(d)] = total;
-  Tensor out = TensorImpl::empty(out_shape, x->dtype(), x->device());
-  int64_t off = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (reps[size_t(i)] && out->numel()) {
-      Tensor src;
-      {
-        autograd::GradModeGuard off_grad(false);
-        Shape e = x->shape();
-        e[size_t(d)] = reps[size_t(i)];
-        src = expand(narrow(x, d, i, 1), e);
-      }
-      copy_kernel(out->device())(*raw_narrow(out, d, off, reps[size_t(i)]), *src);
-    }
-    off += reps[size_t(i)];
-  }
-  record("RepeatInterleaveBackward0", {&x}, {&out}, {}, [reps, d](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-    std::vector<Tensor> parts;
-    parts.reserve(reps.size());
-    int64_t o = 0;
-    for (int64_t r : reps) {
-      parts.push_back(sum(narrow(g[0], d, o, r), std::vector<int64_t>{d}, /*keepdim=*/true));
-      o += r;
-    }
-    return std::vector<Tensor>{cat(parts, d)};
-  });
-  return out;
+  std::vector<int64_t> idx;
+  idx.reserve(size_t(total));
+  for (int64_t i = 0; i < n; ++i) idx.insert(idx.end(), size_t(reps[size_t(i)]), i);
+  return index_select(x, d, from_host(idx.data(), {total}, Dtype::I64, x->device()));
 }
 
 Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
@@ -841,6 +834,28 @@ Tensor cartesian_prod(const std::vector<Tensor>& ts) {
   std::vector<Tensor> grids = meshgrid(ts, "ij");
   for (Tensor& g : grids) g = reshape(g, {-1});
   return stack(grids, 1);
+}
+
+Tensor combinations(const Tensor& t, int64_t r, bool with_replacement) {
+  LUCID_CHECK(t->dim() == 1, ShapeMismatch, "[combinations] expects a 1D vector, but got shape " << shape_str(t->shape()));
+  LUCID_CHECK(r >= 0, Generic, "[combinations] expects a non-negative number, but got " << r);
+  const int64_t n = t->numel();
+  if (r == 0) return index_select(t, 0, TensorImpl::empty({0}, Dtype::I64, t->device()));
+  std::vector<int64_t> flat;
+  std::vector<int64_t> idx(static_cast<size_t>(r));
+  bool more = with_replacement ? n > 0 : r <= n;
+  for (int64_t i = 0; i < r; ++i) idx[size_t(i)] = with_replacement ? 0 : i;
+  while (more) {
+    flat.insert(flat.end(), idx.begin(), idx.end());
+    int64_t i = r - 1;
+    while (i >= 0 && idx[size_t(i)] == (with_replacement ? n - 1 : n - r + i)) --i;
+    if (i < 0) break;
+    ++idx[size_t(i)];
+    for (int64_t j = i + 1; j < r; ++j) idx[size_t(j)] = with_replacement ? idx[size_t(i)] : idx[size_t(j - 1)] + 1;
+  }
+  const int64_t k = int64_t(flat.size()) / r;
+  Tensor index = from_host(flat.data(), {int64_t(flat.size())}, Dtype::I64, t->device());
+  return view(index_select(t, 0, index), {k, r});
 }
 
 }  // namespace lucid

@@ -28,6 +28,9 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> tensor_split(const Tensor& t, int64_t sections, int64_t dim = 0);
 std::vector<Tensor> tensor_split_indices(const Tensor& t, const std::vector<int64_t>& indices, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);
+// hsplit (dim 1, or 0 for 1-D), vsplit (dim 0), dsplit (dim 2): sections must divide the dim.
+std::vector<Tensor> directional_split(const Tensor& t, char which, std::optional<int64_t> sections,
+                                      const std::vector<int64_t>& indices);
 
 // ---- reshaping and reordering
 Tensor unflatten(const Tensor& t, int64_t dim, const std::vector<int64_t>& sizes);
@@ -74,5 +77,7 @@ Tensor atleast_1d(const Tensor& t);
 Tensor atleast_2d(const Tensor& t);
 Tensor atleast_3d(const Tensor& t);
 Tensor cartesian_prod(const std::vector<Tensor>& tensors);
+// Rows of r elements of a 1-D tensor, in itertools.combinations(_with_replacement) order.
+Tensor combinations(const Tensor& t, int64_t r = 2, bool with_replacement = false);
 
 }  // namespace lucid

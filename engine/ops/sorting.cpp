@@ -11,6 +11,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/indexing.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
 
@@ -36,7 +37,7 @@ Shape without(const Shape& s, int64_t dim) {
 
 Shape with_one(const Shape& s, int64_t dim) {
   Shape r = s;
-  if (!r.empty() || dim > 0) r.insert(r.begin() + dim, 1);
+  r.insert(r.begin() + dim, 1);
   return r;
 }
 
@@ -49,8 +50,7 @@ Tensor keep(const Tensor& t, int64_t dim, bool keepdim, int64_t in_rank) {
 // The gradient of values picked along `dim` at `indices` (g and indices of one shape, dim present):
 // g scattered into zeros of the input's shape. Its own backward gathers (graph mode).
 Tensor scatter_grad(const Tensor& g, const Tensor& indices, const Shape& shape, int64_t dim) {
-  (void)g; (void)indices; (void)shape; (void)dim;
-  LUCID_FAIL(NotImplemented, "[sort] backward needs scatter_add (indexing family), not merged yet");
+  return scatter_add(zeros(shape, g->dtype(), g->device()), dim, indices, g);
 }
 
 // Records the backward of an op whose values are input elements picked at `indices` along dim.
@@ -280,10 +280,9 @@ std::tuple<Tensor, Tensor, Tensor> unique_impl(const Tensor& t, bool consecutive
     if (i != dim) perm.push_back(i);
   Tensor moved = contiguous(permute(t, perm));
   const int64_t m = n ? t->numel() / n : 0;
-  if (n > 0 && m == 0) {
-    // rows of no elements are all equal
-    LUCID_FAIL(NotImplemented, "[" << op << "] with dim over a tensor with a zero-size dimension is not supported");
-  }
+  LUCID_CHECK(!(n > 0 && m == 0), Value,
+              "[" << op << "] there are 0 sized dimensions, and they aren't selected, so unique cannot be applied "
+                          "(shape " << shape_str(t->shape()) << ", dim " << dim << ")");
   Tensor rows2 = reshape(moved, {n, m});
   unique_kernel(t->device())(*rows2, consecutive, &values, &inverse, &counts);
   Shape vs = moved->shape();

@@ -24,7 +24,21 @@ def _maximum_(dst, src):
 
 def _adam_update(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, lr, beta1, beta2, eps, weight_decay,
                  amsgrad, maximize, decoupled_weight_decay):
-    """One Adam(W) step for one parameter, in place; `step` is the step count after this update."""
+    """One Adam(W) step for one parameter, in place; `step` is the step count after this update. Real
+    floating parameters on the CPU take the fused engine kernel (one pass); others the ops below."""
+    if param.dtype.is_floating_point and not param.is_cuda and grad.dtype is param.dtype:
+        _C._adam_step_(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq if amsgrad else None, step=int(step), lr=lr,
+                       beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                       maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
+        return
+    _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr=lr, beta1=beta1, beta2=beta2,
+                     eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
+                     decoupled_weight_decay=decoupled_weight_decay)
+
+
+def _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, lr, beta1, beta2, eps, weight_decay,
+                     amsgrad, maximize, decoupled_weight_decay):
+    """_adam_update over lucid ops (complex parameters, devices without the fused kernel)."""
     if maximize:
         grad = grad * -1
     if weight_decay != 0:

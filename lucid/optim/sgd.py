@@ -11,7 +11,21 @@ __all__ = ["SGD", "sgd"]
 
 
 def _sgd_update(param, grad, buf, *, lr, momentum, dampening, nesterov, weight_decay, maximize):
-    """One SGD step for one parameter, in place; returns the momentum buffer (None without momentum)."""
+    """One SGD step for one parameter, in place; returns the momentum buffer (None without momentum).
+    Real floating parameters on the CPU take the fused engine kernel (one pass); others the ops below."""
+    if param.dtype.is_floating_point and not param.is_cuda and grad.dtype is param.dtype:
+        first = momentum != 0 and buf is None
+        if first:
+            buf = _C.zeros(list(param.shape), param.dtype, param.device)
+        _C._sgd_step_(param, grad, buf if momentum != 0 else None, lr=lr, momentum=momentum, dampening=dampening,
+                      weight_decay=weight_decay, nesterov=nesterov, maximize=maximize, first_step=first)
+        return buf if momentum != 0 else None
+    return _sgd_update_ops(param, grad, buf, lr=lr, momentum=momentum, dampening=dampening, nesterov=nesterov,
+                           weight_decay=weight_decay, maximize=maximize)
+
+
+def _sgd_update_ops(param, grad, buf, *, lr, momentum, dampening, nesterov, weight_decay, maximize):
+    """_sgd_update over lucid ops (complex parameters, devices without the fused kernel)."""
     d_p = grad if not maximize else grad * -1
     if weight_decay != 0:
         d_p = d_p.add(param, alpha=weight_decay)

@@ -306,3 +306,84 @@ OPS = [
            vecdot_samples, torch_op=lambda torch, x, y, dim: torch.linalg.vecdot(x, y, dim=dim),
            kinds=("small", "small"), tol=MM_TOL),
 ]
+
+
+# ---- norms
+
+_INF = float("inf")
+
+
+def _real_of(d, **_):
+    return {"complex64": F32, "complex128": F64}.get(d.name, d)
+
+
+def _vnorm_np(a, ord, axis, keepdims):
+    if ord == 0:
+        return np.sum(a != 0, axis=axis, keepdims=keepdims).astype(np.float64)
+    if ord == _INF:
+        return np.max(a, axis=axis, keepdims=keepdims)
+    if ord == -_INF:
+        return np.min(a, axis=axis, keepdims=keepdims)
+    with np.errstate(divide="ignore"):
+        return np.sum(a ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+
+
+def _vector_norm_ref(x, out, ord=2, dim=None, keepdim=False):
+    a = np.abs(wide(x, lucid.complex128 if np.iscomplexobj(x) else out))
+    axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+    return _vnorm_np(a, ord, axis, keepdim)
+
+
+def _matrix_norm_ref(x, out, ord="fro", dim=(-2, -1), keepdim=False):
+    a = np.abs(wide(x, lucid.complex128 if np.iscomplexobj(x) else out))
+    if ord == "fro":
+        return np.sqrt(np.sum(a * a, axis=tuple(dim), keepdims=keepdim))
+    d0, d1 = (d % a.ndim for d in dim)
+    if ord in (1, -1):
+        s = a.sum(axis=d0, keepdims=True)
+        r = s.max(axis=d1, keepdims=True) if ord == 1 else s.min(axis=d1, keepdims=True)
+    else:
+        s = a.sum(axis=d1, keepdims=True)
+        r = s.max(axis=d0, keepdims=True) if ord == _INF else s.min(axis=d0, keepdims=True)
+    return r if keepdim else np.squeeze(r, axis=(d0, d1))
+
+
+def vector_norm_samples(d):
+    half = d in (lucid.float16, lucid.bfloat16)
+    s = [Sample(((3, 4),), dict(ord=2, dim=None, keepdim=False)), Sample(((3, 4),), dict(ord=1, dim=1, keepdim=False)),
+         Sample(((3, 4),), dict(ord=_INF, dim=0, keepdim=True)), Sample(((3, 4),), dict(ord=-_INF, dim=1, keepdim=False)),
+         Sample(((3, 4),), dict(ord=0, dim=None, keepdim=False)),
+         Sample(((2, 3, 4),), dict(ord=2, dim=(0, 2), keepdim=True)),
+         Sample(((),), dict(ord=2, dim=None, keepdim=False), kind="zerodim"),
+         Sample(((0, 3),), dict(ord=2, dim=0, keepdim=False), kind="empty"),
+         Sample(((0, 3),), dict(ord=1, dim=1, keepdim=False), kind="empty")]
+    if not half:
+        s += [Sample(((2, 3, 4),), dict(ord=3, dim=(0, 1), keepdim=False)),
+              Sample(((3, 4),), dict(ord=0.5, dim=1, keepdim=False)), Sample(((3, 4),), dict(ord=-1, dim=1, keepdim=False)),
+              Sample(((301, 257),), dict(ord=2, dim=None, keepdim=False), kind="large"),
+              Sample(((301, 257),), dict(ord=1.5, dim=1, keepdim=False), kind="large")]
+    return s
+
+
+def matrix_norm_samples(d):
+    s = [Sample(((3, 4),), dict(ord=o)) for o in ("fro", 1, -1, _INF, -_INF)]
+    s += [Sample(((2, 3, 4),), dict(ord="fro", dim=(0, 2), keepdim=True)),
+          Sample(((2, 3, 4),), dict(ord=1, dim=(2, 0), keepdim=False)),
+          Sample(((2, 3, 4),), dict(ord=_INF, dim=(-1, -2), keepdim=True)),
+          Sample(((0, 3),), dict(ord="fro"), kind="empty")]
+    if d not in (lucid.float16, lucid.bfloat16):
+        s.append(Sample(((3, 67, 129),), dict(ord="fro"), kind="large"))
+    return s
+
+
+OPS += [
+    OpInfo("vector_norm", lambda x, **kw: lucid.linalg.vector_norm(x, **kw), _vector_norm_ref, _real_of, FLOAT_COMPLEX,
+           vector_norm_samples, torch_op=lambda torch, x, **kw: torch.linalg.vector_norm(x, **kw),
+           variants={"norm": lambda x, ord, dim, keepdim: lucid.norm(x, ord, dim, keepdim) if dim is not None
+                     else lucid.linalg.vector_norm(x, ord, dim, keepdim)},
+           kinds=("default",), tol=MM_TOL, cuda=False),
+    OpInfo("matrix_norm", lambda x, **kw: lucid.linalg.matrix_norm(x, **kw), _matrix_norm_ref, _real_of, FLOAT_COMPLEX,
+           matrix_norm_samples, torch_op=lambda torch, x, **kw: torch.linalg.matrix_norm(x, **kw),
+           variants={"linalg.norm": lambda x, ord, dim=(-2, -1), keepdim=False: lucid.linalg.norm(x, ord, dim, keepdim)},
+           kinds=("default",), tol=MM_TOL, cuda=False),
+]

@@ -217,6 +217,15 @@ def _unbind_samples(d):
     ]
 
 
+def _dir_split_samples(which):
+    def f(d):
+        base = {"h": [S(((6,),), dict(ios=3, n=3)), S(((2, 6),), dict(ios=2, n=2)), S(((2, 6),), dict(ios=[1, 4], n=3))],
+                "v": [S(((4, 3),), dict(ios=2, n=2)), S(((5, 2, 2),), dict(ios=[2], n=2))],
+                "d": [S(((2, 2, 4),), dict(ios=2, n=2)), S(((1, 2, 5, 2),), dict(ios=[1, 3], n=3))]}[which]
+        return base
+    return f
+
+
 def _multi(name, fn, ref, samples, torch_fn, method=None):
     variants = {"method": lambda a, n, **kw: method(a, **kw)} if method else {}
     return OpInfo(name, lambda a, n, **kw: fn(a, **kw), ref, lambda d, n, **_: (d,) * n, ALL_DTYPES, samples,
@@ -236,6 +245,13 @@ OPS += [
            _tensor_split_ref, _tensor_split_samples,
            lambda torch, a, indices_or_sections, dim: torch.tensor_split(a, indices_or_sections, dim),
            method=lambda a, indices_or_sections, dim: a.tensor_split(indices_or_sections, dim=dim)),
+    _multi("hsplit", lambda a, ios: lucid.hsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(
+               a, out, ios, 1 if a.ndim > 1 else 0), _dir_split_samples("h"), lambda torch, a, ios: torch.hsplit(a, ios),
+           method=lambda a, ios: a.hsplit(ios)),
+    _multi("vsplit", lambda a, ios: lucid.vsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(a, out, ios, 0),
+           _dir_split_samples("v"), lambda torch, a, ios: torch.vsplit(a, ios), method=lambda a, ios: a.vsplit(ios)),
+    _multi("dsplit", lambda a, ios: lucid.dsplit(a, ios), lambda a, out, ios, n: _tensor_split_ref(a, out, ios, 2),
+           _dir_split_samples("d"), lambda torch, a, ios: torch.dsplit(a, ios), method=lambda a, ios: a.dsplit(ios)),
     _multi("unbind", lambda a, dim: lucid.unbind(a, dim), _unbind_ref, _unbind_samples,
            lambda torch, a, dim: torch.unbind(a, dim), method=lambda a, dim: a.unbind(dim)),
 ]
@@ -707,4 +723,35 @@ OPS += [
     OpInfo("clone", lambda a: lucid.clone(a), lambda a, out: a.copy(), _same, ALL_DTYPES,
            lambda d: [S(((3, 4),)), S(((),), kind="zerodim"), S(((0, 3),), kind="empty"), S(((67, 129),), kind="large")],
            torch_op=lambda torch, a: torch.clone(a), variants={"method": lambda a: a.clone()}),
+]
+
+
+# ---- combinations (index_select of host-enumerated index rows)
+
+def _comb_ref(a, out, r=2, with_replacement=False):
+    import itertools
+    if r == 0:
+        return np.zeros((0,), dtype=a.dtype)
+    fn = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = [list(c) for c in fn(range(a.shape[0]), r)]
+    if not rows:
+        return np.zeros((0, r), dtype=a.dtype)
+    return a[np.array(rows)]
+
+
+def _comb_samples(d):
+    return [
+        S(((4,),), dict(r=2)),
+        S(((4,),), dict(r=3, with_replacement=True)),
+        S(((3,),), dict(r=1)),
+        S(((3,),), dict(r=4)),
+        S(((3,),), dict(r=0)),
+        S(((5,),), dict(r=2, with_replacement=True)),
+        S(((0,),), dict(r=2), kind="empty"),
+    ]
+
+
+OPS += [
+    OpInfo("combinations", lambda a, **kw: lucid.combinations(a, **kw), _comb_ref, _same, ALL_DTYPES, _comb_samples,
+           torch_op=lambda torch, a, **kw: torch.combinations(a, **kw), cuda=False),
 ]

@@ -55,7 +55,7 @@ class WorkerIdentity(D.Dataset):
 
     def __getitem__(self, i):
         info = D.get_worker_info()
-        return (i, info.id, info.num_workers, info.seed, os.getpid(), float(lucid.rand(1).item()))
+        return (i, info.id, info.num_workers, info.seed, os.getpid(), lucid.get_num_threads())
 
 
 def _init_fn(worker_id):
@@ -301,6 +301,7 @@ def test_workers_order_info_seeds_and_errors():
     base = min(s for _, s in seeds)
     assert seeds == {(0, base), (1, base + 1)}
     assert os.getpid() not in {p for b in batches for p in b[4].tolist()}
+    assert {n for b in batches for n in b[5].tolist()} == {1}
     assert D.get_worker_info() is None
     assert [v for b in D.DataLoader(InitChecked(), batch_size=2, num_workers=2, worker_init_fn=_init_fn)
             for v in b.tolist()] == [0, 0, 1, 1]

@@ -133,6 +133,7 @@ x86 = pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64", "i686"), 
 
 @x86
 def test_set_flush_denormal():
+    lucid.set_flush_denormal(False)
     tiny = lucid.tensor([1e-39, 2e-39, 1.0])          # float32 denormals (made before the mode is on)
     big = lucid.full((1 << 18,), 1e-39)               # large enough for the worker threads
     try:

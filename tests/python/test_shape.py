@@ -399,3 +399,48 @@ def test_tensor_methods_exist():
                  "pad", "tril_indices", "triu_indices", "block_diag", "meshgrid", "broadcast_tensors",
                  "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod"):
         assert callable(getattr(lucid, name)), name
+
+
+def test_cat_and_stack_take_axis():
+    a = lucid.arange(4).reshape(2, 2)
+    assert lucid.cat([a, a], axis=1).shape == (2, 4)
+    assert lucid.concat([a, a], axis=0).shape == (4, 2)
+    assert lucid.concatenate([a, a], axis=1).shape == (2, 4)
+    assert lucid.stack([a, a], axis=2).shape == (2, 2, 2)
+
+
+def test_cat_real_input_with_complex_gets_real_gradient(torch):
+    a = lucid.tensor([1.0, 2.0], requires_grad=True)
+    b = lucid.tensor([1 + 1j], requires_grad=True)
+    y = lucid.cat([a, b])
+    assert y.dtype is lucid.complex64
+    w = lucid.tensor([2 - 1j, 3 + 4j, 1j])
+    (y * w).sum().backward()
+    ta = torch.tensor([1.0, 2.0], requires_grad=True)
+    tb = torch.tensor([1 + 1j], requires_grad=True)
+    (torch.cat([ta, tb]) * torch.tensor([2 - 1j, 3 + 4j, 1j])).sum().real.backward()
+    assert a.grad.dtype is lucid.float32
+    np.testing.assert_allclose(to_numpy(a.grad), ta.grad.numpy())
+
+
+def test_directional_split_errors():
+    x = lucid.arange(12).reshape(2, 6)
+    with pytest.raises(lucid.ShapeMismatch, match="size of the dimension 6 is not divisible by the split_size 4"):
+        lucid.hsplit(x, 4)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 2"):
+        lucid.vsplit(lucid.arange(3), 1)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 3"):
+        x.dsplit(1)
+    with pytest.raises(lucid.ShapeMismatch, match="at least 1"):
+        lucid.hsplit(lucid.tensor(1), 1)
+    assert [p.tolist() for p in lucid.hsplit(lucid.arange(6), 2)] == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_combinations_errors_and_gradient():
+    with pytest.raises(lucid.ShapeMismatch, match="1D"):
+        lucid.combinations(lucid.ones(2, 2))
+    with pytest.raises(lucid.LucidError, match="non-negative"):
+        lucid.combinations(lucid.ones(3), -1)
+    x = lucid.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lucid.combinations(x, 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]

@@ -30,6 +30,44 @@ void gemm_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, 
   }
 }
 
+// Matrix-vector and dot products (one output column, one output row, or a single element): GEMV
+// and DOT run these several times faster than a GEMM with a unit dimension. Operands are described
+// as in gemm_blas; a vector's stride follows from its layout.
+template <typename T>
+void gemv_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, int64_t lda, CBLAS_TRANSPOSE tb,
+               const T* b, int64_t ldb, T* c) {
+  const bool at = ta == CblasTrans, bt = tb == CblasTrans;
+  auto gemv = [](CBLAS_TRANSPOSE t, int64_t rows, int64_t cols, const T* m, int64_t ld, const T* x, int64_t incx,
+                 T* y) {
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemv(CblasRowMajor, t, int(rows), int(cols), 1.0f, m, int(ld), x, int(incx), 0.0f, y, 1);
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemv(CblasRowMajor, t, int(rows), int(cols), 1.0, m, int(ld), x, int(incx), 0.0, y, 1);
+    } else {
+      const T one(1), zero(0);
+      if constexpr (std::is_same_v<T, c64>)
+        cblas_cgemv(CblasRowMajor, t, int(rows), int(cols), &one, m, int(ld), x, int(incx), &zero, y, 1);
+      else
+        cblas_zgemv(CblasRowMajor, t, int(rows), int(cols), &one, m, int(ld), x, int(incx), &zero, y, 1);
+    }
+  };
+  if (M == 1 && N == 1) {
+    const int64_t ia = at ? lda : 1, ib = bt ? 1 : ldb;
+    if constexpr (std::is_same_v<T, float>) *c = cblas_sdot(int(K), a, int(ia), b, int(ib));
+    else if constexpr (std::is_same_v<T, double>) *c = cblas_ddot(int(K), a, int(ia), b, int(ib));
+    else if constexpr (std::is_same_v<T, c64>) cblas_cdotu_sub(int(K), a, int(ia), b, int(ib), c);
+    else cblas_zdotu_sub(int(K), a, int(ia), b, int(ib), c);
+  } else if (N == 1) {  // c = A b: A is (M, K) row-major, or the transpose of a (K, M) one
+    const int64_t ib = bt ? 1 : ldb;
+    if (at) gemv(CblasTrans, K, M, a, lda, b, ib, c);
+    else gemv(CblasNoTrans, M, K, a, lda, b, ib, c);
+  } else {  // M == 1: c = B^T a
+    const int64_t ia = at ? lda : 1;
+    if (bt) gemv(CblasNoTrans, N, K, b, ldb, a, ia, c);
+    else gemv(CblasTrans, K, N, b, ldb, a, ia, c);
+  }
+}
+
 template <typename T>
 void gemm_loops(const TensorImpl& out, const TensorImpl& a, const TensorImpl& b) {
   using M = std::conditional_t<std::is_integral_v<T>, int64_t, typename OpMath<T>::type>;
@@ -85,10 +123,14 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
       const char* A = static_cast<const char*>(a->data_ptr());
       const char* Bm = static_cast<const char*>(b->data_ptr());
       char* O = static_cast<char*>(out.data_ptr());
-      for (int64_t i = 0; i < B; ++i)
-        gemm_blas<T>(M, N, K, ta, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, tb,
-                     reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb,
-                     reinterpret_cast<T*>(O + i * M * N * isz));
+      const bool vec = M == 1 || N == 1;
+      for (int64_t i = 0; i < B; ++i) {
+        const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
+        const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
+        T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
+        if (vec) gemv_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+      }
     }
   });
 }

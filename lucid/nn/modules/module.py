@@ -1,13 +1,13 @@
 """nn.Module: the base class of every layer, following torch.nn.Module's semantics (registration through
 attribute assignment, named_* iterators, state_dict, hooks, train/eval, to())."""
-import functools
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
 
 from lucid import _C
-from lucid.nn.parameter import Parameter, Buffer
+from lucid.nn.parameter import Parameter, Buffer, UninitializedTensorMixin
 from lucid.nn.utils.hooks import RemovableHandle
+from lucid.nn.modules._backward_hooks import _BackwardHookState
 
 Tensor = _C.Tensor
 
@@ -114,6 +114,9 @@ class Module:
         if isinstance(tensor, Buffer):
             persistent = getattr(tensor, "persistent", persistent)
             tensor = tensor.detach()
+        if isinstance(tensor, UninitializedTensorMixin):
+            import weakref
+            tensor._owners_list().append((weakref.ref(self), name, "buffer"))
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -141,6 +144,9 @@ class Module:
                              "created explicitly. To express '" + name + "' as a function of another Tensor, "
                              "compute the value in the forward() method.")
         else:
+            if isinstance(param, UninitializedTensorMixin):
+                import weakref
+                param._owners_list().append((weakref.ref(self), name, "param"))
             self._parameters[name] = param
 
     def add_module(self, name, module):
@@ -436,15 +442,14 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
 
-        def convert(t):
-            if t.dtype.is_floating_point or t.dtype.is_complex:
-                d = dtype
-                if d is not None and t.dtype.is_complex != d.is_complex:
-                    d = None if not d.is_complex else d
-                    if t.dtype.is_complex and dtype is not None and not dtype.is_complex:
-                        warnings.warn("Complex modules are a new feature under active development")
-                return t._to(d, device, False)
-            return t._to(None, device, False)
+        if dtype is not None and dtype.is_complex:
+            warnings.warn("Complex modules are a new feature under active development whose design may change, "
+                          "and some modules might not work as expected when using complex tensors as parameters or "
+                          "buffers.")
+
+        def convert(t):  # the dtype applies to floating and complex tensors only (as PyTorch)
+            floating = t.dtype.is_floating_point or t.dtype.is_complex
+            return t._to(dtype if floating else None, device, False)
 
         return self._apply(convert)
 
@@ -535,8 +540,12 @@ class Module:
     _register_state_dict_hook = register_state_dict_post_hook
 
     def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = functools.partial(_with_module, hook, self)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
         return handle
 
     def register_load_state_dict_post_hook(self, hook):
@@ -785,106 +794,24 @@ class Module:
         return self.__dict__.copy()
 
 
-def _with_module(hook, module, *args, **kwargs):
-    return hook(module, *args, **kwargs) if getattr(hook, "_with_module", False) else hook(*args, **kwargs)
+class _WrappedHook:
+    """A load_state_dict pre-hook, called with the module first when it was registered with_module."""
+
+    def __init__(self, hook, module=None):
+        self.hook = hook
+        self.with_module = module is not None
+        if self.with_module:
+            import weakref
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 def _size_str(shape):
     return "lucid.Size([" + ", ".join(str(int(s)) for s in shape) + "])"
-
-
-# -------------------------------------------------------------------- full backward hooks
-class _BackwardHookState:
-    """Full backward hooks through autograd: inputs and outputs of forward pass through identity
-    Functions; the output one sees grad_output (and runs the backward pre-hooks), the input one sees
-    grad_input and runs the full backward hooks (as torch.utils.hooks.BackwardHook)."""
-
-    def __init__(self, module, hooks, pre_hooks):
-        self.module = module
-        self.hooks = hooks
-        self.pre_hooks = pre_hooks
-        self.grad_outputs = None
-        self.n_inputs = 0
-        self.input_tensors_index = None
-
-    def _run_hooks(self, grad_inputs):
-        res = grad_inputs
-        for hook in self.hooks:
-            out = hook(self.module, res, self.grad_outputs)
-            if out is None:
-                continue
-            if not isinstance(out, tuple):
-                out = (out,)
-            if len(out) != len(res):
-                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(out)}, but "
-                                   f"expected {len(res)}")
-            res = out
-        return res
-
-    def setup_input_hook(self, args):
-        idx = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        self.n_inputs = len(idx)
-        self.input_tensors_index = idx
-        from lucid.autograd.grad_mode import is_grad_enabled
-        if not idx or not is_grad_enabled() or not any(args[i].requires_grad for i in idx):
-            self.input_tensors_index = None
-            return args
-        state = self
-
-        from lucid.autograd.function import Function
-
-        class _InputHook(Function):
-            @staticmethod
-            def forward(ctx, *ts):
-                return tuple(t.detach() for t in ts)
-
-            @staticmethod
-            def backward(ctx, *grads):
-                return tuple(state._run_hooks(tuple(grads)))
-
-        new = _InputHook.apply(*[args[i] for i in idx])
-        if not isinstance(new, tuple):
-            new = (new,)
-        args = list(args)
-        for i, t in zip(idx, new):
-            args[i] = t
-        return tuple(args)
-
-    def setup_output_hook(self, result):
-        single = isinstance(result, Tensor)
-        outs = (result,) if single else (result if isinstance(result, tuple) else None)
-        if outs is None:
-            return result
-        idx = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
-        from lucid.autograd.grad_mode import is_grad_enabled
-        if not idx or not is_grad_enabled() or not any(outs[i].requires_grad for i in idx):
-            return result
-        state = self
-
-        from lucid.autograd.function import Function
-
-        class _OutputHook(Function):
-            @staticmethod
-            def forward(ctx, *ts):
-                return tuple(t.detach() for t in ts)
-
-            @staticmethod
-            def backward(ctx, *grads):
-                grads = tuple(grads)
-                for hook in state.pre_hooks:
-                    out = hook(state.module, grads)
-                    if out is not None:
-                        grads = out if isinstance(out, tuple) else (out,)
-                state.grad_outputs = grads
-                if state.input_tensors_index is None and state.hooks:
-                    # no input needs a gradient: the hooks run now with grad_input of Nones
-                    state._run_hooks(tuple(None for _ in range(max(state.n_inputs, 1))))
-                return grads
-
-        new = _OutputHook.apply(*[outs[i] for i in idx])
-        if not isinstance(new, tuple):
-            new = (new,)
-        outs = list(outs)
-        for i, t in zip(idx, new):
-            outs[i] = t
-        return outs[0] if single else tuple(outs)

@@ -117,6 +117,8 @@ def _worker_loop(is_iterable, dataset, index_queue, data_queue, done_event, auto
                  base_seed, init_fn, worker_id, num_workers, persistent_workers, parent_pid):
     global _worker_info
     try:
+        from lucid import _C
+        _C.set_num_threads(1)  # one thread per worker: the workers are the parallelism (as PyTorch)
         seed = base_seed + worker_id
         _seed_everything(seed)
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)

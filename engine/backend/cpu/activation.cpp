@@ -1,0 +1,243 @@
+// CPU kernels of the activation functions (backend/kernels/activation.h): float32 and float64.
+// Each activation defines its value and first and second derivatives once (fwd, d1, d2); one
+// strided loop (contiguous fast path, parallel_for) maps them over a tensor.
+#include <cmath>
+
+#include "backend/common/iter.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/activation.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+template <typename T>
+struct Prm {
+  T a, b, c;
+};
+
+template <typename T>
+inline T sigm(T x) { return T(1) / (T(1) + std::exp(-x)); }
+
+constexpr double kSqrt1_2 = 0.70710678118654752440;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kBeta = 0.79788456080286535588;  // sqrt(2 / pi)
+constexpr double kKappa = 0.044715;
+
+template <ActOp OP, typename T>
+inline T fwd(T x, const Prm<T>& p) {
+  using A = ActOp;
+  if constexpr (OP == A::LeakyRelu) return x > T(0) ? x : x * p.a;
+  else if constexpr (OP == A::Elu) return x <= T(0) ? std::expm1(x * p.c) * p.a * p.b : x * p.b;
+  else if constexpr (OP == A::Gelu) return x * T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
+  else if constexpr (OP == A::GeluTanh) {
+    const T inner = T(kBeta) * (x + T(kKappa) * x * x * x);
+    return T(0.5) * x * (T(1) + std::tanh(inner));
+  } else if constexpr (OP == A::Silu) return x / (T(1) + std::exp(-x));
+  else if constexpr (OP == A::Mish) return x * std::tanh(std::log1p(std::exp(x)));
+  else if constexpr (OP == A::Softplus) return x * p.a > p.b ? x : std::log1p(std::exp(x * p.a)) / p.a;
+  else if constexpr (OP == A::Softsign) return x / (T(1) + std::abs(x));
+  else if constexpr (OP == A::Softshrink) return x > p.a ? x - p.a : (x < -p.a ? x + p.a : T(0) * x);
+  else if constexpr (OP == A::Hardshrink) return (x >= -p.a && x <= p.a) ? T(0) : x;
+  else if constexpr (OP == A::Tanhshrink) return x - std::tanh(x);
+  else if constexpr (OP == A::Hardtanh) return x < p.a ? p.a : (x > p.b ? p.b : x);
+  else if constexpr (OP == A::Hardsigmoid) {
+    const T v = x + T(3);
+    return (v < T(0) ? T(0) : (v > T(6) ? T(6) : v)) / T(6);
+  } else if constexpr (OP == A::Hardswish) {
+    const T v = x + T(3);
+    return x * (v < T(0) ? T(0) : (v > T(6) ? T(6) : v)) / T(6);
+  } else if constexpr (OP == A::LogSigmoid) return (x < T(0) ? x : T(0)) - std::log1p(std::exp(-std::abs(x)));
+  else if constexpr (OP == A::Threshold) return x <= p.a ? p.b : x;
+  else return x;
+}
+
+template <ActOp OP, typename T>
+inline T d1(T x, const Prm<T>& p) {
+  using A = ActOp;
+  if constexpr (OP == A::LeakyRelu) return x > T(0) ? T(1) : p.a;
+  else if constexpr (OP == A::Elu) return x <= T(0) ? p.c * p.a * p.b * std::exp(x * p.c) : p.b;
+  else if constexpr (OP == A::Gelu) {
+    const T cdf = T(0.5) * (T(1) + std::erf(x * T(kSqrt1_2)));
+    const T pdf = std::exp(T(-0.5) * x * x) * T(kInvSqrt2Pi);
+    return cdf + x * pdf;
+  } else if constexpr (OP == A::GeluTanh) {
+    const T x2 = x * x;
+    const T t = std::tanh(T(kBeta) * (x + T(kKappa) * x2 * x));
+    return T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * T(kBeta) * (T(1) + T(3 * kKappa) * x2);
+  } else if constexpr (OP == A::Silu) {
+    const T s = sigm(x);
+    return s * (T(1) + x * (T(1) - s));
+  } else if constexpr (OP == A::Mish) {
+    const T s = sigm(x), t = std::tanh(std::log1p(std::exp(x)));
+    return t + x * s * (T(1) - t * t);
+  } else if constexpr (OP == A::Softplus) {
+    if (x * p.a > p.b) return T(1);
+    const T z = std::exp(x * p.a);
+    return z / (z + T(1));
+  } else if constexpr (OP == A::Softsign) {
+    const T d = T(1) + std::abs(x);
+    return T(1) / (d * d);
+  } else if constexpr (OP == A::Softshrink || OP == A::Hardshrink) return (x >= -p.a && x <= p.a) ? T(0) : T(1);
+  else if constexpr (OP == A::Tanhshrink) {
+    const T t = std::tanh(x);
+    return t * t;
+  } else if constexpr (OP == A::Hardtanh) return (x <= p.a || x >= p.b) ? T(0) : T(1);
+  else if constexpr (OP == A::Hardsigmoid) return (x > T(-3) && x < T(3)) ? T(1.0f / 6.0f) : T(0);  // PyTorch's float constant
+  else if constexpr (OP == A::Hardswish) return x < T(-3) ? T(0) : (x <= T(3) ? x / T(3) + T(0.5) : T(1));
+  else if constexpr (OP == A::LogSigmoid) {
+    const T z = std::exp(-std::abs(x));
+    return x < T(0) ? T(1) / (T(1) + z) : z / (T(1) + z);
+  } else if constexpr (OP == A::Threshold) return x <= p.a ? T(0) : T(1);
+  else return T(1);
+}
+
+template <ActOp OP, typename T>
+inline T d2(T x, const Prm<T>& p) {
+  using A = ActOp;
+  if constexpr (OP == A::Elu) return x <= T(0) ? p.c * p.c * p.a * p.b * std::exp(x * p.c) : T(0);
+  else if constexpr (OP == A::Gelu) return std::exp(T(-0.5) * x * x) * T(kInvSqrt2Pi) * (T(2) - x * x);
+  else if constexpr (OP == A::GeluTanh) {
+    const T x2 = x * x;
+    const T t = std::tanh(T(kBeta) * (x + T(kKappa) * x2 * x));
+    const T u1 = T(kBeta) * (T(1) + T(3 * kKappa) * x2), u2 = T(6 * kBeta * kKappa) * x;
+    return (T(1) - t * t) * (u1 + T(0.5) * x * (u2 - T(2) * t * u1 * u1));
+  } else if constexpr (OP == A::Silu) {
+    const T s = sigm(x);
+    return s * (T(1) - s) * (T(2) + x * (T(1) - T(2) * s));
+  } else if constexpr (OP == A::Mish) {
+    const T s = sigm(x), t = std::tanh(std::log1p(std::exp(x)));
+    return (T(1) - t * t) * (T(2) * s + x * s * (T(1) - s) - T(2) * x * t * s * s);
+  } else if constexpr (OP == A::Softplus) {
+    if (x * p.a > p.b) return T(0);
+    const T s = sigm(x * p.a);
+    return p.a * s * (T(1) - s);
+  } else if constexpr (OP == A::Softsign) {
+    const T d = T(1) + std::abs(x);
+    return (x > T(0) ? T(-2) : (x < T(0) ? T(2) : T(0))) / (d * d * d);
+  } else if constexpr (OP == A::Tanhshrink) {
+    const T t = std::tanh(x);
+    return T(2) * t * (T(1) - t * t);
+  } else if constexpr (OP == A::Hardswish) return (x > T(-3) && x < T(3)) ? T(1) / T(3) : T(0);
+  else if constexpr (OP == A::LogSigmoid) {
+    const T s = sigm(x);
+    return -s * (T(1) - s);
+  } else return T(0);  // piecewise linear: LeakyRelu, shrinks, Hardtanh, Hardsigmoid, Threshold
+}
+
+template <typename T, typename F>
+void map_unary(const TensorImpl& out, const TensorImpl& x, F f) {
+  const Iter<2> it = Iter<2>::make({&out, &x});
+  if (it.numel == 0) return;
+  if (it.contiguous) {
+    T* o = reinterpret_cast<T*>(it.base[0]);
+    const T* xp = reinterpret_cast<const T*>(it.base[1]);
+    parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) o[i] = f(xp[i]);
+    });
+    return;
+  }
+  parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) {
+    it.for_range(lo, hi, [&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t k = 0; k < n; ++k)
+        *reinterpret_cast<T*>(p[0] + k * s[0]) = f(*reinterpret_cast<const T*>(p[1] + k * s[1]));
+    });
+  });
+}
+
+template <typename T, typename F>
+void map_binary(const TensorImpl& out, const TensorImpl& g, const TensorImpl& x, F f) {
+  const Iter<3> it = Iter<3>::make({&out, &g, &x});
+  if (it.numel == 0) return;
+  if (it.contiguous) {
+    T* o = reinterpret_cast<T*>(it.base[0]);
+    const T* gp = reinterpret_cast<const T*>(it.base[1]);
+    const T* xp = reinterpret_cast<const T*>(it.base[2]);
+    parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) o[i] = f(gp[i], xp[i]);
+    });
+    return;
+  }
+  parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) {
+    it.for_range(lo, hi, [&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t k = 0; k < n; ++k)
+        *reinterpret_cast<T*>(p[0] + k * s[0]) = f(*reinterpret_cast<const T*>(p[1] + k * s[1]),
+                                                   *reinterpret_cast<const T*>(p[2] + k * s[2]));
+    });
+  });
+}
+
+// Calls f.template operator()<OP>() for the runtime op.
+template <typename F>
+void dispatch_op(ActOp op, F&& f) {
+  using A = ActOp;
+  switch (op) {
+    case A::LeakyRelu: f.template operator()<A::LeakyRelu>(); break;
+    case A::Elu: f.template operator()<A::Elu>(); break;
+    case A::Gelu: f.template operator()<A::Gelu>(); break;
+    case A::GeluTanh: f.template operator()<A::GeluTanh>(); break;
+    case A::Silu: f.template operator()<A::Silu>(); break;
+    case A::Mish: f.template operator()<A::Mish>(); break;
+    case A::Softplus: f.template operator()<A::Softplus>(); break;
+    case A::Softsign: f.template operator()<A::Softsign>(); break;
+    case A::Softshrink: f.template operator()<A::Softshrink>(); break;
+    case A::Hardshrink: f.template operator()<A::Hardshrink>(); break;
+    case A::Tanhshrink: f.template operator()<A::Tanhshrink>(); break;
+    case A::Hardtanh: f.template operator()<A::Hardtanh>(); break;
+    case A::Hardsigmoid: f.template operator()<A::Hardsigmoid>(); break;
+    case A::Hardswish: f.template operator()<A::Hardswish>(); break;
+    case A::LogSigmoid: f.template operator()<A::LogSigmoid>(); break;
+    case A::Threshold: f.template operator()<A::Threshold>(); break;
+  }
+}
+
+template <typename F>
+void dispatch_float(Dtype d, F&& f) {
+  if (d == Dtype::F32) f.template operator()<float>();
+  else if (d == Dtype::F64) f.template operator()<double>();
+  else LUCID_FAIL(NotImplemented, "[activation] supports float32 and float64 tensors, got " << dtype_name(d));
+}
+
+void activation(ActOp op, const ActParams& ap, const TensorImpl& out, const TensorImpl& x) {
+  dispatch_float(x.dtype(), [&]<typename T>() {
+    const Prm<T> p{T(ap.a), T(ap.b), T(ap.c)};
+    dispatch_op(op, [&]<ActOp OP>() { map_unary<T>(out, x, [p](T v) { return fwd<OP, T>(v, p); }); });
+  });
+}
+
+void activation_backward(ActOp op, const ActParams& ap, int order, const TensorImpl& out, const TensorImpl& g,
+                         const TensorImpl& x) {
+  LUCID_CHECK(order == 1 || order == 2, NotImplemented,
+              "[activation_backward] derivatives of order " << order << " are not implemented");
+  dispatch_float(x.dtype(), [&]<typename T>() {
+    const Prm<T> p{T(ap.a), T(ap.b), T(ap.c)};
+    dispatch_op(op, [&]<ActOp OP>() {
+      if (order == 1) map_binary<T>(out, g, x, [p](T gv, T v) { return gv * d1<OP, T>(v, p); });
+      else map_binary<T>(out, g, x, [p](T gv, T v) { return gv * d2<OP, T>(v, p); });
+    });
+  });
+}
+
+void rrelu(const TensorImpl& out, const TensorImpl& noise, const TensorImpl& x) {
+  dispatch_float(x.dtype(), [&]<typename T>() {
+    const Iter<3> it = Iter<3>::make({&out, &noise, &x});
+    parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) {
+      it.for_range(lo, hi, [&](char** p, const int64_t* s, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) {
+          T& r = *reinterpret_cast<T*>(p[1] + k * s[1]);
+          const T v = *reinterpret_cast<const T*>(p[2] + k * s[2]);
+          if (v > T(0)) r = T(1);
+          *reinterpret_cast<T*>(p[0] + k * s[0]) = v * r;
+        }
+      });
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(activation_kernel, CPU, &activation)
+LUCID_REGISTER_KERNEL(activation_backward_kernel, CPU, &activation_backward)
+LUCID_REGISTER_KERNEL(rrelu_kernel, CPU, &rrelu)
+
+}  // namespace lucid::cpu

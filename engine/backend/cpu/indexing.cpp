@@ -1,0 +1,247 @@
+// CPU indexing kernels (mirrors a future cuda/indexing.cu): reads and writes through int64 indices
+// on restrided views, masked fill, nonzero.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "backend/common/iter.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/indexing.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+template <typename T>
+constexpr bool is_cplx = std::is_same_v<T, c64> || std::is_same_v<T, c128>;
+template <typename T>
+constexpr bool is_low = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+template <typename T>
+bool nonzero_value(T v) {
+  if constexpr (is_cplx<T>) return v.re != 0 || v.im != 0;
+  else if constexpr (is_low<T>) return float(v) != 0.f;
+  else return v != T(0);
+}
+
+template <ScatterOp OP, typename T>
+inline void apply(T& d, T s) {
+  if constexpr (OP == ScatterOp::Assign) {
+    d = s;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (OP == ScatterOp::Add || OP == ScatterOp::Max) d = d || s;
+    else d = d && s;
+  } else if constexpr (is_cplx<T>) {
+    if constexpr (OP == ScatterOp::Add) d = d + s;
+    else if constexpr (OP == ScatterOp::Mul) d = d * s;
+    else d = s;  // max/min of complex values are refused by the op layer
+  } else if constexpr (is_low<T>) {
+    const float a = float(d), b = float(s);
+    if constexpr (OP == ScatterOp::Add) d = T(a + b);
+    else if constexpr (OP == ScatterOp::Mul) d = T(a * b);
+    else if constexpr (OP == ScatterOp::Max) d = (b != b || b > a) ? s : d;
+    else d = (b != b || b < a) ? s : d;
+  } else {
+    if constexpr (OP == ScatterOp::Add) d = T(d + s);
+    else if constexpr (OP == ScatterOp::Mul) d = T(d * s);
+    else if constexpr (OP == ScatterOp::Max) d = (s != s || s > d) ? s : d;  // NaN propagates
+    else d = (s != s || s < d) ? s : d;
+  }
+}
+
+void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& idx, int64_t mult) {
+  if (out.numel() == 0) return;
+  auto it = Iter<3>::make({&out, &src, &idx});
+  dispatch_dtype(out.dtype(), [&]<typename T>() {
+    parallel_for(0, it.numel, kGrainSize / 4, [&](int64_t b, int64_t e) {
+      it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+        char* o = p[0];
+        const char* sp = p[1];
+        const char* ip = p[2];
+        if (s[0] == sizeof(T) && s[1] == sizeof(T) && s[2] == 0) {  // one source row
+          const T* a = reinterpret_cast<const T*>(sp + *reinterpret_cast<const int64_t*>(ip) * mult);
+          T* op = reinterpret_cast<T*>(o);
+          for (int64_t i = 0; i < n; ++i) op[i] = a[i];
+          return;
+        }
+        if (s[0] == sizeof(T) && s[2] == sizeof(int64_t)) {
+          T* op = reinterpret_cast<T*>(o);
+          const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
+          for (int64_t i = 0; i < n; ++i) op[i] = *reinterpret_cast<const T*>(sp + i * s[1] + ix[i] * mult);
+          return;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t k = *reinterpret_cast<const int64_t*>(ip + i * s[2]);
+          *reinterpret_cast<T*>(o + i * s[0]) = *reinterpret_cast<const T*>(sp + i * s[1] + k * mult);
+        }
+      });
+    });
+  });
+}
+
+template <ScatterOp OP>
+void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult, int64_t split) {
+  dispatch_dtype(dst.dtype(), [&]<typename T>() {
+    auto serial = [&](const TensorImpl& d, const TensorImpl& s, const TensorImpl& i) {
+      auto it = Iter<3>::make({&d, &s, &i});
+      it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
+        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == sizeof(T)) {  // one target row: a plain vector loop
+          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
+          const T* a = reinterpret_cast<const T*>(p[1]);
+          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a[k]);
+          return;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          const int64_t j = *reinterpret_cast<const int64_t*>(p[2] + k * st[2]);
+          apply<OP, T>(*reinterpret_cast<T*>(p[0] + k * st[0] + j * mult), *reinterpret_cast<const T*>(p[1] + k * st[1]));
+        }
+      });
+    };
+    const int64_t parts = split >= 0 ? dst.shape()[size_t(split)] : 1;
+    if (parts < 2 || dst.numel() <= kGrainSize / 4 || get_num_threads() == 1) {
+      serial(dst, src, idx);
+      return;
+    }
+    const int64_t per = dst.numel() / parts;
+    parallel_for(0, parts, std::max<int64_t>(1, kGrainSize / 4 / std::max<int64_t>(per, 1)), [&](int64_t b, int64_t e) {
+      auto part = [&](const TensorImpl& t) {
+        Shape sh = t.shape();
+        sh[size_t(split)] = e - b;
+        return t.as_view(sh, t.strides(), t.storage_offset() + b * t.strides()[size_t(split)]);
+      };
+      Tensor d = part(dst), s = part(src), i = part(idx);
+      serial(*d, *s, *i);
+    });
+  });
+}
+
+void index_write(ScatterOp op, const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult,
+                 int64_t split) {
+  if (dst.numel() == 0) return;
+  switch (op) {
+    case ScatterOp::Assign: return index_write_op<ScatterOp::Assign>(dst, src, idx, mult, split);
+    case ScatterOp::Add: return index_write_op<ScatterOp::Add>(dst, src, idx, mult, split);
+    case ScatterOp::Mul: return index_write_op<ScatterOp::Mul>(dst, src, idx, mult, split);
+    case ScatterOp::Max: return index_write_op<ScatterOp::Max>(dst, src, idx, mult, split);
+    case ScatterOp::Min: return index_write_op<ScatterOp::Min>(dst, src, idx, mult, split);
+  }
+}
+
+void masked_fill(const TensorImpl& out, const TensorImpl& mask, const Scalar& value) {
+  if (out.numel() == 0) return;
+  auto it = Iter<2>::make({&out, &mask});
+  dispatch_dtype(out.dtype(), [&]<typename T>() {
+    const T v = value.to<T>();
+    parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+      it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i)
+          if (*reinterpret_cast<const bool*>(p[1] + i * s[1])) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
+      });
+    });
+  });
+}
+
+int64_t count_nonzero(const TensorImpl& in) {
+  if (in.numel() == 0) return 0;
+  auto it = Iter<1>::make({&in});
+  return dispatch_dtype(in.dtype(), [&]<typename T>() {
+    int64_t total = 0;
+    it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
+      int64_t c = 0;
+      for (int64_t i = 0; i < n; ++i) c += nonzero_value(*reinterpret_cast<const T*>(p[0] + i * s[0]));
+      total += c;
+    });
+    return total;
+  });
+}
+
+void nonzero(const TensorImpl& out, const TensorImpl& in) {
+  const int64_t nd = in.dim(), numel = in.numel();
+  if (numel == 0 || out.numel() == 0) return;
+  int64_t* o = out.data<int64_t>();
+  const int64_t cap = out.shape()[0];
+  dispatch_dtype(in.dtype(), [&]<typename T>() {
+    std::vector<int64_t> idx(size_t(std::max<int64_t>(nd, 1)), 0);
+    const char* base = static_cast<const char*>(in.data_ptr());
+    const int64_t isz = in.element_size();
+    int64_t off = 0, w = 0;
+    for (int64_t lin = 0; lin < numel; ++lin) {
+      if (nonzero_value(*reinterpret_cast<const T*>(base + off * isz))) {
+        if (w == cap) return;  // never past the output (the count came from the same data)
+        for (int64_t d = 0; d < nd; ++d) o[w * nd + d] = idx[size_t(d)];
+        ++w;
+      }
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        ++idx[size_t(d)];
+        off += in.strides()[size_t(d)];
+        if (idx[size_t(d)] < in.shape()[size_t(d)]) break;
+        off -= in.shape()[size_t(d)] * in.strides()[size_t(d)];
+        idx[size_t(d)] = 0;
+      }
+    }
+  });
+}
+
+void divide_by_count(const TensorImpl& out, const TensorImpl& count) {
+  if (out.numel() == 0) return;
+  auto it = Iter<2>::make({&out, &count});
+  dispatch_dtype(out.dtype(), [&]<typename T>() {
+    it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t c = std::max<int64_t>(1, *reinterpret_cast<const int64_t*>(p[1] + i * s[1]));
+        T& d = *reinterpret_cast<T*>(p[0] + i * s[0]);
+        if constexpr (std::is_same_v<T, bool>) d = d;
+        else if constexpr (is_cplx<T>) d = d / T(decltype(d.re)(c));
+        else if constexpr (is_low<T>) d = T(float(d) / float(c));
+        else if constexpr (std::is_floating_point_v<T>) d = T(d / T(c));
+        else {
+          const int64_t v = int64_t(d);
+          int64_t q = v / c;
+          if ((v % c != 0) && ((v < 0) != (c < 0))) --q;
+          d = T(q);
+        }
+      }
+    });
+  });
+}
+
+bool find_out_of_range(const TensorImpl& idx, int64_t lo, int64_t hi, int64_t* bad) {
+  if (idx.numel() == 0) return false;
+  auto it = Iter<1>::make({&idx});
+  bool found = false;
+  it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
+    if (found) return;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t k = *reinterpret_cast<const int64_t*>(p[0] + i * s[0]);
+      if (k < lo || k >= hi) { found = true; *bad = k; return; }
+    }
+  });
+  return found;
+}
+
+void index_offsets(const TensorImpl& off, const TensorImpl& idx, int64_t size, int64_t stride) {
+  if (off.numel() == 0) return;
+  auto it = Iter<2>::make({&off, &idx});
+  parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+    it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t k = *reinterpret_cast<const int64_t*>(p[1] + i * s[1]);
+        *reinterpret_cast<int64_t*>(p[0] + i * s[0]) += (k < 0 ? k + size : k) * stride;
+      }
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(index_read_kernel, CPU, &index_read)
+LUCID_REGISTER_KERNEL(index_write_kernel, CPU, &index_write)
+LUCID_REGISTER_KERNEL(masked_fill_kernel, CPU, &masked_fill)
+LUCID_REGISTER_KERNEL(count_nonzero_kernel, CPU, &count_nonzero)
+LUCID_REGISTER_KERNEL(nonzero_kernel, CPU, &nonzero)
+LUCID_REGISTER_KERNEL(divide_by_count_kernel, CPU, &divide_by_count)
+LUCID_REGISTER_KERNEL(find_out_of_range_kernel, CPU, &find_out_of_range)
+LUCID_REGISTER_KERNEL(index_offsets_kernel, CPU, &index_offsets)
+
+}  // namespace lucid::cpu

@@ -1,0 +1,380 @@
+// CPU kernels of the neural-network ops (backend/kernels/nn.h): float32 and float64.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/nn.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+template <typename F>
+void dispatch_float(Dtype d, const char* op, F&& f) {
+  if (d == Dtype::F32) f.template operator()<float>();
+  else if (d == Dtype::F64) f.template operator()<double>();
+  else LUCID_FAIL(NotImplemented, "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(d));
+}
+
+// ---- im2col / col2im
+
+void im2col(const TensorImpl& cols, const TensorImpl& x, const Window2d& w) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
+  const int64_t K = w.kh * w.kw, L = w.oh * w.ow;
+  const auto& xs = x.strides();
+  const auto& cs = cols.strides();
+  dispatch_float(x.dtype(), "im2col", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* O = cols.data<T>();
+    parallel_for(0, N * C * K, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t n = r / (C * K), ck = r % (C * K), c = ck / K, i = (ck % K) / w.kw, j = ck % w.kw;
+        const T* plane = X + n * xs[0] + c * xs[1];
+        T* row = O + n * cs[0] + ck * cs[1];
+        const int64_t ls = cs[2];
+        for (int64_t oh = 0; oh < w.oh; ++oh) {
+          const int64_t ih = oh * w.sh - w.ph + i * w.dh;
+          T* orow = row + oh * w.ow * ls;
+          if (ih < 0 || ih >= H) {
+            for (int64_t ow = 0; ow < w.ow; ++ow) orow[ow * ls] = T(0);
+            continue;
+          }
+          const T* xrow = plane + ih * xs[2];
+          const int64_t off = j * w.dw - w.pw;
+          if (ls == 1 && w.sw == 1 && xs[3] == 1) {
+            // contiguous run: zeros at the edges, a copy in the middle
+            const int64_t lo_ow = std::max<int64_t>(0, -off), hi_ow = std::min<int64_t>(w.ow, W - off);
+            for (int64_t ow = 0; ow < std::min(lo_ow, w.ow); ++ow) orow[ow] = T(0);
+            if (hi_ow > lo_ow) std::memcpy(orow + lo_ow, xrow + lo_ow + off, size_t(hi_ow - lo_ow) * sizeof(T));
+            for (int64_t ow = std::max(hi_ow, lo_ow); ow < w.ow; ++ow) orow[ow] = T(0);
+          } else {
+            for (int64_t ow = 0; ow < w.ow; ++ow) {
+              const int64_t iw = ow * w.sw + off;
+              orow[ow * ls] = (iw >= 0 && iw < W) ? xrow[iw * xs[3]] : T(0);
+            }
+          }
+        }
+      }
+    });
+  });
+}
+
+void col2im(const TensorImpl& x, const TensorImpl& cols, const Window2d& w) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
+  const int64_t K = w.kh * w.kw, L = w.oh * w.ow;
+  const auto& cs = cols.strides();
+  dispatch_float(x.dtype(), "col2im", [&]<typename T>() {
+    T* X = x.data<T>();
+    const T* Cp = cols.data<T>();
+    // each (n, c) plane is written by its own rows only: no races
+    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        const int64_t n = p / C, c = p % C;
+        T* plane = X + p * H * W;
+        for (int64_t k = 0; k < K; ++k) {
+          const int64_t i = k / w.kw, j = k % w.kw;
+          const T* row = Cp + n * cs[0] + (c * K + k) * cs[1];
+          for (int64_t oh = 0; oh < w.oh; ++oh) {
+            const int64_t ih = oh * w.sh - w.ph + i * w.dh;
+            if (ih < 0 || ih >= H) continue;
+            T* xrow = plane + ih * W;
+            const T* crow = row + oh * w.ow * cs[2];
+            for (int64_t ow = 0; ow < w.ow; ++ow) {
+              const int64_t iw = ow * w.sw - w.pw + j * w.dw;
+              if (iw >= 0 && iw < W) xrow[iw] += crow[ow * cs[2]];
+            }
+          }
+        }
+      }
+    });
+  });
+}
+
+// ---- max pooling
+
+void max_pool2d(const TensorImpl& out, const TensorImpl& indices, const TensorImpl& x, const Window2d& w) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
+  const auto& xs = x.strides();
+  const int64_t L = w.oh * w.ow;
+  dispatch_float(x.dtype(), "max_pool2d", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* O = out.data<T>();
+    int64_t* I = indices.data<int64_t>();
+    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L * w.kh * w.kw)),
+                 [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        const T* plane = X + (p / C) * xs[0] + (p % C) * xs[1];
+        for (int64_t oh = 0; oh < w.oh; ++oh) {
+          for (int64_t ow = 0; ow < w.ow; ++ow) {
+            T best = -std::numeric_limits<T>::infinity();
+            int64_t arg = -1;
+            for (int64_t i = 0; i < w.kh; ++i) {
+              const int64_t ih = oh * w.sh - w.ph + i * w.dh;
+              if (ih < 0 || ih >= H) continue;
+              for (int64_t j = 0; j < w.kw; ++j) {
+                const int64_t iw = ow * w.sw - w.pw + j * w.dw;
+                if (iw < 0 || iw >= W) continue;
+                const T v = plane[ih * xs[2] + iw * xs[3]];
+                if (arg < 0 || v > best || std::isnan(v)) {
+                  best = v;
+                  arg = ih * W + iw;
+                  if (std::isnan(v)) goto done;
+                }
+              }
+            }
+          done:
+            O[p * L + oh * w.ow + ow] = best;
+            I[p * L + oh * w.ow + ow] = arg;
+          }
+        }
+      }
+    });
+  });
+}
+
+void max_pool2d_backward(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& indices) {
+  const int64_t N = gx.shape()[0], C = gx.shape()[1], HW = gx.shape()[2] * gx.shape()[3];
+  const int64_t L = g.shape()[2] * g.shape()[3];
+  dispatch_float(gx.dtype(), "max_pool2d_backward", [&]<typename T>() {
+    T* GX = gx.data<T>();
+    const T* G = g.data<T>();
+    const int64_t* I = indices.data<int64_t>();
+    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L)), [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p)
+        for (int64_t o = 0; o < L; ++o) {
+          const int64_t idx = I[p * L + o];
+          if (idx >= 0 && idx < HW) GX[p * HW + idx] += G[p * L + o];
+        }
+    });
+  });
+}
+
+// ---- softmax / log_softmax
+
+template <typename T>
+void softmax_rows(T* out, const T* x, int64_t rows, int64_t D, bool log) {
+  parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+    for (int64_t r = lo; r < hi; ++r) {
+      const T* xr = x + r * D;
+      T* o = out + r * D;
+      T m = -std::numeric_limits<T>::infinity();
+      for (int64_t d = 0; d < D; ++d) m = std::max(m, xr[d]);
+      if (std::isinf(m) && m < 0) m = T(0);  // a row of -inf: exp gives 0s, the log gives -inf/NaN as PyTorch
+      double s = 0;
+      if (log) {
+        T acc = 0;
+        for (int64_t d = 0; d < D; ++d) acc += std::exp(xr[d] - m);
+        s = double(acc);
+        const T lse = m + T(std::log(s));
+        for (int64_t d = 0; d < D; ++d) o[d] = xr[d] - lse;
+      } else {
+        T acc = 0;
+        for (int64_t d = 0; d < D; ++d) {
+          o[d] = std::exp(xr[d] - m);
+          acc += o[d];
+        }
+        const T inv = T(1) / acc;
+        for (int64_t d = 0; d < D; ++d) o[d] *= inv;
+      }
+      // NaN anywhere in the row makes the row NaN (std::max drops NaN)
+      for (int64_t d = 0; d < D; ++d)
+        if (std::isnan(xr[d])) {
+          for (int64_t e = 0; e < D; ++e) o[e] = std::numeric_limits<T>::quiet_NaN();
+          break;
+        }
+    }
+  });
+}
+
+template <typename T>
+void softmax_strided(T* out, const T* x, int64_t outer, int64_t D, int64_t inner, bool log) {
+  parallel_for(0, outer, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<T> m(static_cast<size_t>(inner)), s(static_cast<size_t>(inner));
+    for (int64_t o = lo; o < hi; ++o) {
+      const T* xo = x + o * D * inner;
+      T* oo = out + o * D * inner;
+      std::fill(m.begin(), m.end(), -std::numeric_limits<T>::infinity());
+      std::fill(s.begin(), s.end(), T(0));
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t i = 0; i < inner; ++i) m[i] = std::max(m[i], xo[d * inner + i]);
+      for (int64_t i = 0; i < inner; ++i)
+        if (std::isinf(m[i]) && m[i] < 0) m[i] = T(0);
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t i = 0; i < inner; ++i) {
+          const T e = std::exp(xo[d * inner + i] - m[i]);
+          s[i] += e;
+          if (!log) oo[d * inner + i] = e;
+        }
+      for (int64_t i = 0; i < inner; ++i) s[i] = log ? m[i] + std::log(s[i]) : T(1) / s[i];
+      for (int64_t d = 0; d < D; ++d)
+        for (int64_t i = 0; i < inner; ++i) {
+          const T v = xo[d * inner + i];
+          oo[d * inner + i] = std::isnan(v) ? v : (log ? v - s[i] : oo[d * inner + i] * s[i]);
+        }
+      // a NaN anywhere in a column poisons the column
+      for (int64_t i = 0; i < inner; ++i)
+        for (int64_t d = 0; d < D; ++d)
+          if (std::isnan(xo[d * inner + i])) {
+            for (int64_t e = 0; e < D; ++e) oo[e * inner + i] = std::numeric_limits<T>::quiet_NaN();
+            break;
+          }
+    }
+  });
+}
+
+void softmax(const TensorImpl& out, const TensorImpl& x, int64_t outer, int64_t D, int64_t inner, bool log) {
+  dispatch_float(x.dtype(), log ? "log_softmax" : "softmax", [&]<typename T>() {
+    if (inner == 1) softmax_rows<T>(out.data<T>(), x.data<T>(), outer, D, log);
+    else softmax_strided<T>(out.data<T>(), x.data<T>(), outer, D, inner, log);
+  });
+}
+
+// ---- NLL loss
+
+void check_targets(const int64_t* t, int64_t N, int64_t C, int64_t ignore_index) {
+  for (int64_t i = 0; i < N; ++i)
+    LUCID_CHECK(t[i] == ignore_index || (t[i] >= 0 && t[i] < C), Index,
+                "[nll_loss] target " << t[i] << " at position " << i << " is out of bounds for " << C << " classes");
+}
+
+void nll(const TensorImpl& out, const TensorImpl& wsum, const TensorImpl& logp, const TensorImpl& target,
+         const TensorImpl* weight, int64_t ignore_index) {
+  const int64_t N = logp.shape()[0], C = logp.shape()[1];
+  const int64_t* t = target.data<int64_t>();
+  check_targets(t, N, C, ignore_index);
+  dispatch_float(logp.dtype(), "nll_loss", [&]<typename T>() {
+    const T* lp = logp.data<T>();
+    const T* w = weight ? weight->data<T>() : nullptr;
+    T* o = out.data<T>();
+    T* ws = wsum.data<T>();
+    for (int64_t i = 0; i < N; ++i) {
+      if (t[i] == ignore_index) {
+        o[i] = T(0);
+        ws[i] = T(0);
+        continue;
+      }
+      const T wi = w ? w[t[i]] : T(1);
+      o[i] = -wi * lp[i * C + t[i]];
+      ws[i] = wi;
+    }
+  });
+}
+
+void nll_backward(const TensorImpl& grad, const TensorImpl& g, const TensorImpl& target, const TensorImpl* weight,
+                  int64_t ignore_index, double scale) {
+  const int64_t N = grad.shape()[0], C = grad.shape()[1];
+  const int64_t* t = target.data<int64_t>();
+  check_targets(t, N, C, ignore_index);
+  const bool scalar_g = g.numel() == 1;
+  dispatch_float(grad.dtype(), "nll_loss_backward", [&]<typename T>() {
+    T* gr = grad.data<T>();
+    const T* w = weight ? weight->data<T>() : nullptr;
+    const T* gp = g.data<T>();
+    const int64_t gs = scalar_g ? 0 : g.strides()[0];
+    for (int64_t i = 0; i < N; ++i) {
+      if (t[i] == ignore_index) continue;
+      const T wi = w ? w[t[i]] : T(1);
+      gr[i * C + t[i]] = -wi * gp[i * gs] * T(scale);
+    }
+  });
+}
+
+
+// ---- normalisation
+
+void layer_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl& x,
+                const TensorImpl* w, const TensorImpl* b, double eps) {
+  const int64_t R = x.shape()[0], D = x.shape()[1];
+  dispatch_float(x.dtype(), "layer_norm", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* Y = y.data<T>();
+    T* MU = mean.data<T>();
+    T* RS = rstd.data<T>();
+    const T* W = w ? w->data<T>() : nullptr;
+    const T* B = b ? b->data<T>() : nullptr;
+    parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const T* xr = X + r * D;
+        double s = 0;
+        for (int64_t d = 0; d < D; ++d) s += double(xr[d]);
+        const double mu = D ? s / double(D) : 0.0;
+        double ss = 0;
+        for (int64_t d = 0; d < D; ++d) {
+          const double c = double(xr[d]) - mu;
+          ss += c * c;
+        }
+        const double rs = 1.0 / std::sqrt((D ? ss / double(D) : 0.0) + eps);
+        MU[r] = T(mu);
+        RS[r] = T(rs);
+        const T m = T(mu), q = T(rs);
+        T* yr = Y + r * D;
+        if (W && B) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q * W[d] + B[d];
+        else if (W) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q * W[d];
+        else if (B) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q + B[d];
+        else for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q;
+      }
+    });
+  });
+}
+
+void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl* var,
+                const TensorImpl& x, const TensorImpl* w, const TensorImpl* b, double eps, bool stats_given) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], S = x.shape()[2];
+  dispatch_float(x.dtype(), "batch_norm", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* Y = y.data<T>();
+    T* MU = mean.data<T>();
+    T* RS = rstd.data<T>();
+    T* V = var ? var->data<T>() : nullptr;
+    const T* W = w ? w->data<T>() : nullptr;
+    const T* B = b ? b->data<T>() : nullptr;
+    parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
+      for (int64_t c = lo; c < hi; ++c) {
+        if (!stats_given) {
+          double s = 0;
+          for (int64_t n = 0; n < N; ++n) {
+            const T* xp = X + (n * C + c) * S;
+            for (int64_t i = 0; i < S; ++i) s += double(xp[i]);
+          }
+          const double cnt = double(N * S), mu = cnt ? s / cnt : 0.0;
+          double ss = 0;
+          for (int64_t n = 0; n < N; ++n) {
+            const T* xp = X + (n * C + c) * S;
+            for (int64_t i = 0; i < S; ++i) {
+              const double d = double(xp[i]) - mu;
+              ss += d * d;
+            }
+          }
+          const double v = cnt ? ss / cnt : 0.0;
+          MU[c] = T(mu);
+          RS[c] = T(1.0 / std::sqrt(v + eps));
+          if (V) V[c] = T(v);
+        }
+        const T m = MU[c], q = RS[c];
+        const T scale = W ? q * W[c] : q, shift = (B ? B[c] : T(0)) - m * scale;
+        for (int64_t n = 0; n < N; ++n) {
+          const T* xp = X + (n * C + c) * S;
+          T* yp = Y + (n * C + c) * S;
+          for (int64_t i = 0; i < S; ++i) yp[i] = xp[i] * scale + shift;
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(layer_norm_kernel, CPU, &layer_norm)
+LUCID_REGISTER_KERNEL(batch_norm_kernel, CPU, &batch_norm)
+
+LUCID_REGISTER_KERNEL(im2col_kernel, CPU, &im2col)
+LUCID_REGISTER_KERNEL(col2im_kernel, CPU, &col2im)
+LUCID_REGISTER_KERNEL(max_pool2d_kernel, CPU, &max_pool2d)
+LUCID_REGISTER_KERNEL(max_pool2d_backward_kernel, CPU, &max_pool2d_backward)
+LUCID_REGISTER_KERNEL(softmax_kernel, CPU, &softmax)
+LUCID_REGISTER_KERNEL(nll_kernel, CPU, &nll)
+LUCID_REGISTER_KERNEL(nll_backward_kernel, CPU, &nll_backward)
+
+}  // namespace lucid::cpu

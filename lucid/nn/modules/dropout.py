@@ -1,0 +1,19 @@
+"""Dropout."""
+from lucid.nn import functional as F
+from lucid.nn.modules.module import Module
+
+__all__ = ["Dropout"]
+
+
+class Dropout(Module):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
