@@ -8,6 +8,9 @@
 #include <limits>
 
 #include "backend/kernels/indexing.h"
+#if __has_include("ops/compare.h")
+#include "ops/compare.h"
+#endif
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -219,6 +222,44 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
     });
   }
   return out;
+}
+
+// Gradients of scatter_reduce's prod/amax/amin for self and src (src narrowed to the index's shape),
+// as PyTorch's scatter_reduce_backward: a zero factor gets the product of the others; ties of a max
+// or min share the gradient evenly.
+std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const Tensor& g, int64_t dim, const Tensor& index,
+                                              const Tensor& self, const Tensor& src, const Tensor& result,
+                                              bool include_self) {
+#if __has_include("ops/compare.h")
+  const Scalar zero = Scalar::from_int(0), one = Scalar::from_int(1);
+  if (reduce == "prod") {
+    Tensor masked_self = masked_fill(self, eq(self, zero), one);
+    Tensor masked_self_result = scatter_reduce(masked_self, dim, index, src, reduce, include_self);
+    Tensor gs = div(mul(g, masked_self_result), masked_self);
+    Tensor src_zero = eq(src, zero);
+    Tensor src_num_zeros =
+        gather(scatter_add(zeros(self->shape(), self->dtype(), self->device()), dim, index, cast(src_zero, self->dtype())),
+               dim, index);
+    Tensor src_single_zero = logical_and(src_zero, eq(src_num_zeros, one));
+    Tensor masked_src_result = scatter_reduce(self, dim, index, masked_fill(src, src_single_zero, one), reduce, include_self);
+    Tensor gsrc = where(src_single_zero, gather(mul(g, masked_src_result), dim, index),
+                        div(gather(mul(g, result), dim, index), masked_fill(src, src_zero, one)));
+    return {gs, gsrc};
+  }
+  // amax / amin
+  Tensor value = gather(result, dim, index);
+  Tensor self_is_result = eq(self, result), src_is_result = eq(src, value);
+  Tensor n = scatter_add(cast(self_is_result, self->dtype()), dim, index, cast(src_is_result, self->dtype()));
+  Tensor gd = div(g, n);
+  return {mul(cast(self_is_result, g->dtype()), gd), mul(cast(src_is_result, g->dtype()), gather(gd, dim, index))};
+#else
+  if (reduce == "prod") {  // without comparisons yet: d out / d x = out / x (zeros not special-cased)
+    Tensor go = mul(g, result);
+    return {div(go, self), div(gather(go, dim, index), src)};
+  }
+  (void)include_self;
+  LUCID_FAIL(NotImplemented, "[scatter_reduce] the derivative of reduce='" << reduce << "' needs comparisons (binary family)");
+#endif
 }
 
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, ScatterOp op,
@@ -576,21 +617,14 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
              Tensor gsrc = node.needs_input_grad(1) ? pad_to(gather(gg, dim, s[0]), src_shape) : nullptr;
              return std::vector<Tensor>{gs, gsrc};
            });
-  } else if (op == ScatterOp::Mul) {
-    // d out / d x = out / x for each factor x (inputs with zeros are not special-cased here).
+  } else {
     record("ScatterReduceBackward0", {&self, &src}, {&out},
            {SavedTensor(index, false), SavedTensor(self, false), SavedTensor(src, false), SavedTensor(out, true)},
-           [dim, src_shape, include_self](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-             Tensor go = mul(g[0], s[3]);
-             Tensor gs = include_self ? div(go, s[1]) : scatter(g[0], dim, s[0], Scalar::from_int(0));
-             Tensor gsrc = node.needs_input_grad(1) ? pad_to(div(gather(go, dim, s[0]), narrow_to(s[2], s[0])), src_shape) : nullptr;
-             return std::vector<Tensor>{gs, gsrc};
+           [dim, src_shape, include_self, reduce](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             auto [gs, gsrc] = scatter_reduce_grad(reduce, g[0], dim, s[0], s[1], narrow_to(s[2], s[0]), s[3], include_self);
+             if (!include_self) gs = scatter(gs, dim, s[0], Scalar::from_int(0));
+             return std::vector<Tensor>{gs, node.needs_input_grad(1) ? pad_to(gsrc, src_shape) : nullptr};
            });
-  } else {
-    record("ScatterReduceBackward0", {&self, &src}, {&out}, {}, [reduce](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      LUCID_FAIL(NotImplemented, "[scatter_reduce] the derivative of reduce='" << reduce << "' is not implemented yet");
-      return std::vector<Tensor>{};
-    });
   }
   return out;
 }

@@ -454,3 +454,7 @@ def sigmoid(input):
 
 def tanh(input):
     return _C.tanh(input)
+
+
+# PyTorch spells the indexing family's one_hot torch.nn.functional.one_hot (also lucid.one_hot)
+one_hot = _C.one_hot
