@@ -1,4 +1,4 @@
-// The indexing family. Every op here reduces to two kernels (backend/kernels/indexing.h): a read
+// The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
 // idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
 #include "ops/indexing.h"
