@@ -478,3 +478,15 @@ def test_long_rows_match_torch_stable_sort(torch, dtype):
     tu = torch.unique(tx.reshape(-1), return_counts=True)
     np.testing.assert_array_equal(to_numpy(u[0].to(lucid.float64)), tu[0].double().numpy())
     _same(u[1], tu[1])
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bfloat16"])
+def test_mode_of_long_rows(torch, dtype):
+    rng = np.random.default_rng(6)
+    a = rng.integers(-6, 6, size=(3, 2000))
+    x = lucid.tensor(a).to(getattr(lucid, dtype))
+    v, i = lucid.mode(x, 1)
+    tv = torch.mode(torch.tensor(a).to(getattr(torch, dtype)), 1).values
+    np.testing.assert_array_equal(to_numpy(v.to(lucid.float64)), tv.double().numpy())
+    last = [int(np.nonzero(row == val)[0][-1]) for row, val in zip(a, tv.double().numpy())]
+    assert i.tolist() == last

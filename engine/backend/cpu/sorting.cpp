@@ -279,7 +279,8 @@ void mode(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
       Buf<K> buf;
       for (int64_t r = b; r < e; ++r) {
         load_row<T>(buf, src + ri.offset(r), ri.n, ri.step);
-        std::sort(buf.begin(), buf.end(), AscTotal<K>());
+        if (ri.n >= kRadixMin && ri.n < (int64_t(1) << 32)) radix_sort_row<T>(buf, false);
+        else std::sort(buf.begin(), buf.end(), AscTotal<K>());
         size_t best = 0, best_count = 0;
         for (size_t s = 0; s < buf.size();) {
           size_t t = s + 1;
