@@ -61,6 +61,7 @@ def main():
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--threads", type=int, default=0, help="0: one row set at 1 thread and one at all cores")
     ap.add_argument("--json", default="")
+    ap.add_argument("--rows", default="", help="only rows whose 'group: name' contains this text")
     args = ap.parse_args()
     torch.set_flush_denormal(True)
     lucid_cores = os.cpu_count() or 1
@@ -77,6 +78,8 @@ def main():
               f"sgemm {ceil['sgemm_GFLOPs']:.0f} GFLOP/s")
         print(f"{'row':<44}{'lucid':>12}{'torch':>12}{'ratio':>8}{'achieved':>18}")
         for row in all_rows(args.device, args.quick):
+            if args.rows and args.rows not in f"{row.group}: {row.name}":
+                continue
             if row.check:
                 try:
                     ok = same(row.lucid_fn(), row.torch_fn(), row.rtol, row.atol)

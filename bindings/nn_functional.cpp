@@ -57,6 +57,16 @@ void init_nn_functional(nb::module_& m) {
                        int64_t ignore_index) { return nll_loss(x, t, w, reduction, ignore_index); },
         nb::arg("input"), nb::arg("target"), nb::arg("weight").none() = nb::none(), nb::arg("reduction") = "mean",
         nb::arg("ignore_index") = -100);
+  m.def("layer_norm", [](const Tensor& x, std::vector<int64_t> shape, std::optional<Tensor> w, std::optional<Tensor> b,
+                         double eps) { return layer_norm(x, shape, w, b, eps); },
+        nb::arg("input"), nb::arg("normalized_shape"), nb::arg("weight").none() = nb::none(),
+        nb::arg("bias").none() = nb::none(), nb::arg("eps") = 1e-5);
+  m.def("batch_norm", [](const Tensor& x, std::optional<Tensor> rm, std::optional<Tensor> rv, std::optional<Tensor> w,
+                         std::optional<Tensor> b, bool training, double momentum, double eps) {
+    return batch_norm(x, rm, rv, w, b, training, momentum, eps);
+  }, nb::arg("input"), nb::arg("running_mean").none(), nb::arg("running_var").none(),
+     nb::arg("weight").none() = nb::none(), nb::arg("bias").none() = nb::none(), nb::arg("training") = false,
+     nb::arg("momentum") = 0.1, nb::arg("eps") = 1e-5);
   auto cls = nb::borrow<nb::class_<TensorImpl>>(m.attr("Tensor"));
   cls.def("softmax", [](const Tensor& x, int64_t dim, std::optional<Dtype> dtype) { return softmax(x, dim, dtype); },
           nb::arg("dim"), nb::arg("dtype").none() = nb::none());

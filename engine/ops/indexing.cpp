@@ -1,4 +1,4 @@
-// The indexing family. Every op here reduces to two kernels (backend/kernels/indexing.h): a read
+// The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
 // idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
 #include "ops/indexing.h"
@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "backend/kernels/indexing.h"
+#include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -47,13 +48,6 @@ bool broadcasts_to(const Shape& from, const Shape& to) {
     if (f != 1 && f != t) return false;
   }
   return true;
-}
-
-template <typename V>
-V permuted(const V& v, const std::vector<int64_t>& perm) {
-  V out;
-  for (auto p : perm) out.push_back(v[size_t(p)]);
-  return out;
 }
 
 int64_t numel_of(const Shape& s) {
@@ -134,6 +128,16 @@ Tensor narrow_to(const Tensor& t, const Tensor& like) {
   return v;
 }
 
+// The largest dim of `shape` outside `exclude` (positions differing there never collide); -1 if none.
+int64_t split_dim(const Shape& shape, const std::vector<int64_t>& exclude) {
+  int64_t best = -1;
+  for (int64_t i = 0; i < int64_t(shape.size()); ++i) {
+    if (std::find(exclude.begin(), exclude.end(), i) != exclude.end()) continue;
+    if (best < 0 || shape[size_t(i)] > shape[size_t(best)]) best = i;
+  }
+  return best;
+}
+
 // ---- gather / scatter
 
 // Checks of gather/scatter (PyTorch's gather_shape_check / scatter_shape_check); returns the wrapped dim.
@@ -176,15 +180,8 @@ void scatter_into(ScatterOp op, const Tensor& out, int64_t d, const Tensor& inde
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(is, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = raw(index, ps, permuted(strides1(index), perm));
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, is[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, is, ost), *raw(src, is, sst), *as_rank1(index), mult,
+                                    split_dim(is, {d}));
 }
 
 ScatterOp legacy_reduce(const std::string& reduce, const char* op) {
@@ -223,6 +220,35 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
     });
   }
   return out;
+}
+
+// Gradients of scatter_reduce's prod/amax/amin for self and src (src narrowed to the index's shape),
+// as PyTorch's scatter_reduce_backward: a zero factor gets the product of the others; ties of a max
+// or min share the gradient evenly.
+std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const Tensor& g, int64_t dim, const Tensor& index,
+                                              const Tensor& self, const Tensor& src, const Tensor& result,
+                                              bool include_self) {
+  const Scalar zero = Scalar::from_int(0), one = Scalar::from_int(1);
+  if (reduce == "prod") {
+    Tensor masked_self = masked_fill(self, eq(self, zero), one);
+    Tensor masked_self_result = scatter_reduce(masked_self, dim, index, src, reduce, include_self);
+    Tensor gs = div(mul(g, masked_self_result), masked_self);
+    Tensor src_zero = eq(src, zero);
+    Tensor src_num_zeros =
+        gather(scatter_add(zeros(self->shape(), self->dtype(), self->device()), dim, index, cast(src_zero, self->dtype())),
+               dim, index);
+    Tensor src_single_zero = logical_and(src_zero, eq(src_num_zeros, one));
+    Tensor masked_src_result = scatter_reduce(self, dim, index, masked_fill(src, src_single_zero, one), reduce, include_self);
+    Tensor gsrc = where(src_single_zero, gather(mul(g, masked_src_result), dim, index),
+                        div(gather(mul(g, result), dim, index), masked_fill(src, src_zero, one)));
+    return {gs, gsrc};
+  }
+  // amax / amin
+  Tensor value = gather(result, dim, index);
+  Tensor self_is_result = eq(self, result), src_is_result = eq(src, value);
+  Tensor n = scatter_add(cast(self_is_result, self->dtype()), dim, index, cast(src_is_result, self->dtype()));
+  Tensor gd = div(g, n);
+  return {mul(cast(self_is_result, g->dtype()), gd), mul(cast(src_is_result, g->dtype()), gather(gd, dim, index))};
 }
 
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, ScatterOp op,
@@ -312,15 +338,8 @@ void index_write_into(ScatterOp op, const Tensor& out, const DimIndex& di, const
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(di.shape, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = di.idx->as_view(ps, permuted(di.idx->strides(), perm), di.idx->storage_offset());
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, di.shape[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, di.shape, ost), *raw(src, di.shape, sst), *di.idx, mult,
+                                    split_dim(di.shape, {d}));
 }
 
 Tensor scaled(const Tensor& t, const Scalar& alpha) {
@@ -467,17 +486,11 @@ void index_put_into(const Tensor& out, const std::vector<Tensor>& idx, const Ten
               "[index_put_] shape mismatch: value tensor of shape " << shape_str(values->shape())
                   << " cannot be broadcast to indexing result of shape " << shape_str(p.result));
   if (numel_of(p.result) == 0) return;
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < int64_t(p.result.size()); ++i)
-    if (std::find(p.b_dims.begin(), p.b_dims.end(), i) == p.b_dims.end()) perm.push_back(i);
-  for (auto i : p.b_dims) perm.push_back(i);
-  const Shape ps = permuted(p.result, perm);
-  Tensor dst = raw(out, ps, permuted(p.src_strides, perm));
+  Tensor dst = raw(out, p.result, p.src_strides);
   Tensor v = bcast(values, p.result);
-  v = raw(v, ps, permuted(v->strides(), perm));
-  Tensor off = p.off->as_view(ps, permuted(p.off_strides, perm), 0);
+  Tensor off = p.off->as_view(p.result, p.off_strides, 0);
   index_write_kernel(out->device())(accumulate ? ScatterOp::Add : ScatterOp::Assign, *dst, *v, *off,
-                                    out->element_size(), numel_of(p.b));
+                                    out->element_size(), split_dim(p.result, p.b_dims));
 }
 
 Tensor index_put_planned(const Tensor& self, const std::vector<Tensor>& idx, const Tensor& values, bool accumulate) {
@@ -593,21 +606,14 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
              Tensor gsrc = node.needs_input_grad(1) ? pad_to(gather(gg, dim, s[0]), src_shape) : nullptr;
              return std::vector<Tensor>{gs, gsrc};
            });
-  } else if (op == ScatterOp::Mul) {
-    // d out / d x = out / x for each factor x (inputs with zeros are not special-cased here).
+  } else {
     record("ScatterReduceBackward0", {&self, &src}, {&out},
            {SavedTensor(index, false), SavedTensor(self, false), SavedTensor(src, false), SavedTensor(out, true)},
-           [dim, src_shape, include_self](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-             Tensor go = mul(g[0], s[3]);
-             Tensor gs = include_self ? div(go, s[1]) : scatter(g[0], dim, s[0], Scalar::from_int(0));
-             Tensor gsrc = node.needs_input_grad(1) ? pad_to(div(gather(go, dim, s[0]), narrow_to(s[2], s[0])), src_shape) : nullptr;
-             return std::vector<Tensor>{gs, gsrc};
+           [dim, src_shape, include_self, reduce](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             auto [gs, gsrc] = scatter_reduce_grad(reduce, g[0], dim, s[0], s[1], narrow_to(s[2], s[0]), s[3], include_self);
+             if (!include_self) gs = scatter(gs, dim, s[0], Scalar::from_int(0));
+             return std::vector<Tensor>{gs, node.needs_input_grad(1) ? pad_to(gsrc, src_shape) : nullptr};
            });
-  } else {
-    record("ScatterReduceBackward0", {&self, &src}, {&out}, {}, [reduce](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      LUCID_FAIL(NotImplemented, "[scatter_reduce] the derivative of reduce='" << reduce << "' is not implemented yet");
-      return std::vector<Tensor>{};
-    });
   }
   return out;
 }

@@ -39,3 +39,17 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const std::optional<T
                 const std::string& reduction, int64_t ignore_index);
 
 }  // namespace lucid
+
+namespace lucid {
+
+// Layer norm over the trailing dims given by normalized_shape (fused forward; the vjp in lucid ops
+// recomputes the statistics under create_graph, so second derivatives are exact).
+Tensor layer_norm(const Tensor& x, const Shape& normalized_shape, const std::optional<Tensor>& weight,
+                  const std::optional<Tensor>& bias, double eps);
+// Batch norm of (N, C, *) per channel. training: batch statistics, and the running ones (when given)
+// updated in place with `momentum`; otherwise the running statistics normalise.
+Tensor batch_norm(const Tensor& x, const std::optional<Tensor>& running_mean, const std::optional<Tensor>& running_var,
+                  const std::optional<Tensor>& weight, const std::optional<Tensor>& bias, bool training,
+                  double momentum, double eps);
+
+}  // namespace lucid

@@ -5,6 +5,7 @@
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/indexing.h"
 #include "ops/nn.h"
 #include "ops/view.h"
 
@@ -64,6 +65,13 @@ Tensor max_pool2d_backward(const Tensor& g_in, const Tensor& indices, const Shap
   Tensor g = contiguous(g_in);
   Tensor gx = zeros(input_shape, g->dtype(), g->device());
   if (g->numel()) max_pool2d_backward_kernel(g->device())(*gx, *g, *indices);
+  // linear in g: its vjp reads the incoming gradient back at the indices (a gather per plane)
+  const Shape gs = g->shape();
+  record("MaxPool2DWithIndicesBackwardBackward0", {&g}, {&gx}, {SavedTensor(indices, false)},
+         [gs](Node&, std::vector<Tensor>& gg, std::vector<Tensor>& s) {
+           Tensor flat = flatten(gg[0], 2, -1);
+           return std::vector<Tensor>{reshape(gather(flat, 2, flatten(s[0], 2, -1)), gs)};
+         });
   return gx;
 }
 

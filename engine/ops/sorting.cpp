@@ -11,6 +11,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/indexing.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
 
@@ -36,7 +37,7 @@ Shape without(const Shape& s, int64_t dim) {
 
 Shape with_one(const Shape& s, int64_t dim) {
   Shape r = s;
-  if (!r.empty() || dim > 0) r.insert(r.begin() + dim, 1);
+  r.insert(r.begin() + dim, 1);
   return r;
 }
 
@@ -49,8 +50,7 @@ Tensor keep(const Tensor& t, int64_t dim, bool keepdim, int64_t in_rank) {
 // The gradient of values picked along `dim` at `indices` (g and indices of one shape, dim present):
 // g scattered into zeros of the input's shape. Its own backward gathers (graph mode).
 Tensor scatter_grad(const Tensor& g, const Tensor& indices, const Shape& shape, int64_t dim) {
-  (void)g; (void)indices; (void)shape; (void)dim;
-  LUCID_FAIL(NotImplemented, "[sort] backward needs scatter_add (indexing family), not merged yet");
+  return scatter_add(zeros(shape, g->dtype(), g->device()), dim, indices, g);
 }
 
 // Records the backward of an op whose values are input elements picked at `indices` along dim.

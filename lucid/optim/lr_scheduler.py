@@ -18,7 +18,10 @@ Tensor = _C.Tensor
 inf = math.inf
 
 __all__ = ['LambdaLR', 'MultiplicativeLR', 'StepLR', 'MultiStepLR', 'ConstantLR', 'LinearLR', 'ExponentialLR', 'SequentialLR', 'CosineAnnealingLR', 'ChainedScheduler', 'ReduceLROnPlateau', 'CyclicLR', 'CosineAnnealingWarmRestarts', 'OneCycleLR', 'PolynomialLR', 'LRScheduler']
-EPOCH_DEPRECATION_WARNING = 'The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if epoch is different from None, the closed form is used instead of the new chainable form, where available. Please open an issue if you are unable to replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.'
+EPOCH_DEPRECATION_WARNING = ("The epoch parameter in `scheduler.step()` was not necessary and is being "
+                             "deprecated where possible. Please use `scheduler.step()` to step the scheduler. "
+                             "During the deprecation, if epoch is different from None, the closed form is used "
+                             "instead of the new chainable form, where available.")
 
 def _format_param(name, optimizer, param):
 
@@ -100,9 +103,14 @@ class LRScheduler:
     def step(self, epoch=None):
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, '_wrapped_by_lr_sched'):
-                warnings.warn('Seems like `optimizer.step()` has been overridden after learning rate scheduler initialization. Please, make sure to call `optimizer.step()` before `lr_scheduler.step()`. See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate', UserWarning, stacklevel=2)
+                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                              "initialization. Please, make sure to call `optimizer.step()` before "
+                              "`lr_scheduler.step()`.", UserWarning, stacklevel=2)
             elif not getattr(self.optimizer, '_opt_called', False):
-                warnings.warn('Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first value of the learning rate schedule. See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate', UserWarning, stacklevel=2)
+                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. You should call "
+                              "them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`. "
+                              "Failure to do this will result in skipping the first value of the learning rate "
+                              "schedule.", UserWarning, stacklevel=2)
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)

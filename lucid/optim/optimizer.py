@@ -287,8 +287,7 @@ class Optimizer:
         params = param_group["params"]
         if len(params) != len({id(p) for p in params}):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
-                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+                          "cause an error", stacklevel=3)
         param_set = set()
         for group in self.param_groups:
             param_set.update(id(p) for p in group["params"])

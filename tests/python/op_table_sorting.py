@@ -18,9 +18,8 @@ FLOATS = [lucid.float16, lucid.bfloat16, F32, F64]              # histc
 F32_64 = [F32, F64]                                             # quantile, histogram
 INTS = [lucid.uint8, lucid.int8, lucid.int16, lucid.int32, lucid.int64]  # bincount
 
-# Gradients of sort/topk/kthvalue/median/mode/quantile scatter through the indices (scatter_add of the
-# indexing family); on until it is merged.
-GRAD = False
+# Gradients of sort/topk/kthvalue/median/mode/quantile scatter through the indices (scatter_add).
+GRAD = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +341,7 @@ def _kth_samples(d):
     return [
         Sample(((3, 5),), dict(k=2)), Sample(((3, 5),), dict(k=3, dim=0)), Sample(((3, 5),), dict(k=5, keepdim=True)),
         Sample(((2, 3, 4),), dict(k=1, dim=1, keepdim=True)), Sample(((7,),), dict(k=4)),
+        Sample(((7,),), dict(k=3, dim=0, keepdim=True)),
         Sample(((),), dict(k=1), kind="zerodim"), Sample(((),), dict(k=1, dim=0, keepdim=True), kind="zerodim"),
         Sample(((0, 3),), dict(k=2), kind="empty"),
         Sample(((1031,),), dict(k=500), kind="large"), Sample(((67, 129),), dict(k=30, dim=0), kind="large"),
@@ -351,7 +351,7 @@ def _kth_samples(d):
 def _median_dim_samples(d):
     return [
         Sample(((3, 5),), dict(dim=1)), Sample(((4, 5),), dict(dim=0)), Sample(((3, 4),), dict(dim=-1, keepdim=True)),
-        Sample(((2, 3, 4),), dict(dim=1)), Sample(((6,),), dict(dim=0)),
+        Sample(((2, 3, 4),), dict(dim=1)), Sample(((6,),), dict(dim=0)), Sample(((5,),), dict(dim=-1, keepdim=True)),
         Sample(((),), dict(dim=0), kind="zerodim"), Sample(((),), dict(dim=-1, keepdim=True), kind="zerodim"),
         Sample(((0, 3),), dict(dim=1), kind="empty"),
         Sample(((1031,),), dict(dim=0), kind="large"), Sample(((67, 128),), dict(dim=1), kind="large"),
@@ -369,7 +369,7 @@ def _median_all_samples(d):
 def _mode_samples(d):
     return [
         Sample(((3, 6),)), Sample(((5, 4),), dict(dim=0)), Sample(((3, 4),), dict(dim=-1, keepdim=True)),
-        Sample(((2, 3, 4),), dict(dim=1)), Sample(((9,),)),
+        Sample(((2, 3, 4),), dict(dim=1)), Sample(((9,),)), Sample(((9,),), dict(dim=0, keepdim=True)),
         Sample(((),), kind="zerodim"), Sample(((0, 3),), dict(dim=1), kind="empty"),
         Sample(((1031,),), kind="large"), Sample(((33, 65),), dict(dim=0), kind="large"),
     ]
@@ -381,7 +381,7 @@ def _quantile_samples(d):
         Sample(((3, 5),), dict(q=0.3)), Sample(((3, 5),), dict(q=0.3, dim=1)), Sample(((4, 5),), dict(q=0.75, dim=0)),
         Sample(((3, 4),), dict(q=0.5, dim=-1, keepdim=True)), Sample(((3, 4),), dict(q=0.4, keepdim=True)),
         Sample(((2, 3, 4),), dict(q=q2, dim=1)), Sample(((7,),), dict(q=q2)),
-        Sample(((2, 3, 4),), dict(q=lucid.tensor(0.6, dtype=d), dim=2)),
+        Sample(((2, 3, 4),), dict(q=lucid.tensor(0.6, dtype=d), dim=2)), Sample(((6,),), dict(q=q2, dim=0, keepdim=True)),
         Sample(((),), dict(q=0.5), kind="zerodim"), Sample(((),), dict(q=0.5, dim=0), kind="zerodim"),
         Sample(((1031,),), dict(q=0.33), kind="large"), Sample(((67, 129),), dict(q=q2, dim=0), kind="large"),
     ]

@@ -133,6 +133,7 @@ def test_max_pool_nan_unbatched_module_and_1d(torch):
     close(F.max_pool1d(lucid.tensor(x1), 3, 2, 1), torch.nn.functional.max_pool1d(torch.tensor(x1), 3, 2, 1))
     xl = lucid.tensor(arr(1, 2, 4, 4), requires_grad=True)
     assert gradcheck(lambda t: F.max_pool2d(t, 2), (xl,))
+    assert gradgradcheck(lambda t: F.max_pool2d(t, 3, 1, 1), (xl,))
 
 
 def test_max_pool_errors():

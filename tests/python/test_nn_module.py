@@ -585,3 +585,56 @@ def test_module_deepcopy():
 def test_forward_unimplemented():
     with pytest.raises(NotImplementedError, match="forward"):
         nn.Module()(1)
+
+
+# ---------------------------------------------------------------- lazy modules
+def test_lazy_linear(torch):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m, tm = nn.LazyLinear(3), torch.nn.LazyLinear(3)
+    assert isinstance(m.weight, nn.UninitializedParameter) and nn.parameter.is_lazy(m.bias)
+    assert repr(m.weight) == "<UninitializedParameter>"
+    assert list(m.state_dict()) == list(tm.state_dict())
+    seen = []
+    m.register_forward_hook(lambda mod, args, out: seen.append(out.shape))
+    y = m(lucid.ones(2, 5))
+    tm(torch.ones(2, 5))
+    assert type(m) is nn.Linear and type(tm) is torch.nn.Linear and repr(m) == repr(tm)
+    assert y.shape == (2, 3) and seen == [(2, 3)] and m.weight.shape == (3, 5)
+    assert isinstance(m.weight, nn.Parameter) and not nn.parameter.is_lazy(m.weight) and m.weight.requires_grad
+    assert np.abs(m.weight.numpy()).max() <= 1 / np.sqrt(5) + 1e-6
+    assert [n for n, _ in m.named_parameters()] == ["weight", "bias"]
+    m(lucid.ones(1, 5)).sum().backward()
+    assert m.weight.grad.shape == (3, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m2 = nn.LazyLinear(3, bias=False)
+    m2.load_state_dict({"weight": lucid.ones(3, 4)})  # loading materializes
+    assert m2.weight.shape == (3, 4) and m2.weight.tolist() == [[1.0] * 4] * 3 and m2.bias is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = nn.Sequential(nn.LazyLinear(4), nn.Linear(4, 2))
+    assert s(lucid.ones(3, 7)).shape == (3, 2) and s[0].in_features == 7
+
+
+def test_uninitialized_buffer():
+    class M(nn.LazyModuleMixin, nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("stats", nn.UninitializedBuffer())
+
+        def initialize_parameters(self, x):
+            self.stats.materialize(x.shape[1:])
+            with lucid.no_grad():
+                self.stats.zero_()
+
+        def forward(self, x):
+            return x + self.stats
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = M()
+    assert m.has_uninitialized_params()
+    assert m(lucid.ones(2, 3)).tolist() == [[1.0] * 3] * 2 and m.stats.shape == (3,)
+    assert not m.has_uninitialized_params() and list(m.state_dict()) == ["stats"]

@@ -65,3 +65,67 @@ def test_parameters_vector_roundtrip(torch):
         nn.utils.vector_to_parameters([1.0], lp)
     with pytest.raises(lucid.ShapeMismatch):
         nn.utils.vector_to_parameters(lucid.zeros(5), lp)
+
+
+def _copy_into(torch, tmod, lmod):
+    with torch.no_grad():
+        for k, v in lmod.state_dict().items():
+            tmod.state_dict()[k].copy_(torch.tensor(v.numpy()))
+
+
+@pytest.mark.parametrize("dim", [0, 1, None])
+def test_weight_norm_matches_torch(torch, dim):
+    import warnings
+    lin = nn.utils.weight_norm(nn.Linear(3, 4).double(), dim=dim)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tlin = torch.nn.utils.weight_norm(torch.nn.Linear(3, 4).double(), dim=dim)
+    assert [n for n, _ in lin.named_parameters()] == [n for n, _ in tlin.named_parameters()]
+    _copy_into(torch, tlin, lin)
+    x = np.random.default_rng(0).standard_normal((5, 3))
+    y, ty = lin(lucid.tensor(x)), tlin(torch.tensor(x))
+    np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(), rtol=1e-12)
+    (y * y).sum().backward()
+    (ty * ty).sum().backward()
+    for (n, p), (_, tp) in zip(lin.named_parameters(), tlin.named_parameters()):
+        np.testing.assert_allclose(p.grad.numpy(), tp.grad.numpy(), rtol=1e-10, atol=1e-12, err_msg=n)
+    nn.utils.remove_weight_norm(lin)
+    assert [n for n, _ in lin.named_parameters()] == ["bias", "weight"]
+    np.testing.assert_allclose(lin(lucid.tensor(x)).detach().numpy(), ty.detach().numpy(), rtol=1e-12)
+    with pytest.raises(ValueError, match="not found"):
+        nn.utils.remove_weight_norm(lin)
+
+
+def test_spectral_norm_matches_torch(torch):
+    lin = nn.utils.spectral_norm(nn.Linear(5, 4).double(), n_power_iterations=2)
+    tlin = torch.nn.utils.spectral_norm(torch.nn.Linear(5, 4).double(), n_power_iterations=2)
+    assert list(lin.state_dict()) == list(tlin.state_dict())
+    assert lin.state_dict()._metadata[""]["spectral_norm"] == tlin.state_dict()._metadata[""]["spectral_norm"]
+    _copy_into(torch, tlin, lin)
+    x = np.random.default_rng(1).standard_normal((3, 5))
+    for _ in range(3):
+        y, ty = lin(lucid.tensor(x)), tlin(torch.tensor(x))
+        np.testing.assert_allclose(y.detach().numpy(), ty.detach().numpy(), rtol=1e-10)
+        np.testing.assert_allclose(lin.weight_u.numpy(), tlin.weight_u.numpy(), rtol=1e-10, atol=1e-12)
+    (y * y).sum().backward()
+    (ty * ty).sum().backward()
+    np.testing.assert_allclose(lin.weight_orig.grad.numpy(), tlin.weight_orig.grad.numpy(), rtol=1e-9, atol=1e-12)
+    lin.eval()
+    tlin.eval()
+    u0 = lin.weight_u.numpy().copy()
+    np.testing.assert_allclose(lin(lucid.tensor(x)).detach().numpy(), tlin(torch.tensor(x)).detach().numpy(),
+                               rtol=1e-10)
+    np.testing.assert_array_equal(lin.weight_u.numpy(), u0)  # no power iteration in eval mode
+    nn.utils.remove_spectral_norm(lin)
+    assert "weight" in lin._parameters and "weight_u" not in lin._buffers
+    with pytest.raises(RuntimeError, match="two spectral_norm"):
+        nn.utils.spectral_norm(nn.utils.spectral_norm(nn.Linear(2, 2)))
+
+
+def test_load_state_dict_pre_hook_gets_module():
+    m = nn.Linear(1, 1)
+    seen = []
+    m.register_load_state_dict_pre_hook(lambda mod, sd, prefix, *rest: seen.append((mod, prefix)))
+    m._register_load_state_dict_pre_hook(lambda sd, prefix, *rest: seen.append(prefix))
+    m.load_state_dict(m.state_dict())
+    assert seen == [(m, ""), ""]

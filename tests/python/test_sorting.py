@@ -142,6 +142,29 @@ def test_axis_keepdims_aliases():
         lucid.median(x, 1, axis=1)
 
 
+def test_keepdim_on_1d_inputs(torch):
+    a = np.array([2.0, 1.0, 3.0, 1.0])
+    for name, args in [("kthvalue", (2, 0, True)), ("median", (0, True)), ("nanmedian", (-1, True)), ("mode", (0, True))]:
+        got = getattr(lucid, name)(lucid.tensor(a), *args)
+        want = getattr(torch, name)(torch.tensor(a), *args)
+        assert tuple(got.values.shape) == tuple(want.values.shape) == (1,)
+        assert tuple(got.indices.shape) == (1,)
+    assert tuple(lucid.quantile(lucid.tensor(a), 0.5, 0, True).shape) == (1,)
+    assert tuple(lucid.quantile(lucid.tensor(a), lucid.tensor([0.5, 0.2], dtype=lucid.float64), 0, True).shape) == (2, 1)
+
+
+def test_positional_arguments():
+    x = lucid.tensor([[2.0, 1.0, 3.0]])
+    assert lucid.sort(x, 1, True).values.tolist() == [[3.0, 2.0, 1.0]]
+    assert lucid.topk(x, 2, 1, False, True).values.tolist() == [[1.0, 2.0]]
+    assert lucid.quantile(x, 0.5, 1, True).tolist() == [[2.0]]
+    u, i = lucid.unique(lucid.tensor([2, 1]), True, True)
+    assert i.tolist() == [1, 0]
+    assert lucid.searchsorted(lucid.tensor([1, 2]), input=lucid.tensor([2])).tolist() == [1]
+    assert lucid.bucketize(input=lucid.tensor([2]), boundaries=lucid.tensor([1, 2])).tolist() == [1]
+    assert lucid.histc(x, 3, 0, 3).tolist() == [0.0, 1.0, 2.0]
+
+
 def test_methods_exist():
     x = lucid.tensor([3.0, 1.0, 2.0, 2.0])
     assert x.sort().values.tolist() == [1.0, 2.0, 2.0, 3.0]
@@ -377,3 +400,93 @@ def test_isin_forms(torch):
 def test_errors(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# gradients route back through the indices (beside PyTorch's)
+
+_GRAD_CASES = [
+    ("sort", lambda m, x: m.sort(x, dim=0, descending=True)[0]),
+    ("msort", lambda m, x: m.msort(x)),
+    ("topk", lambda m, x: m.topk(x, 2, dim=1)[0]),
+    ("topk_smallest", lambda m, x: m.topk(x, 3, dim=0, largest=False)[0]),
+    ("kthvalue", lambda m, x: m.kthvalue(x, 2, dim=1, keepdim=True)[0]),
+    ("median_all", lambda m, x: m.median(x)),
+    ("median_dim", lambda m, x: m.median(x, 0)[0]),
+    ("nanmedian_dim", lambda m, x: m.nanmedian(x, 1, keepdim=True)[0]),
+    ("mode", lambda m, x: m.mode(x, 1)[0]),
+    ("quantile_linear", lambda m, x: m.quantile(x, 0.3, dim=1)),
+    ("quantile_all", lambda m, x: m.quantile(x, 0.7)),
+    ("quantile_midpoint", lambda m, x: m.quantile(x, 0.5, dim=0, interpolation="midpoint")),
+    ("quantile_nearest", lambda m, x: m.quantile(x, 0.4, dim=1, interpolation="nearest")),
+    ("nanquantile", lambda m, x: m.nanquantile(x, 0.25, dim=1, keepdim=True)),
+]
+
+
+@pytest.mark.parametrize("name,fn", _GRAD_CASES, ids=[c[0] for c in _GRAD_CASES])
+def test_gradients_match_torch(torch, name, fn):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((4, 5))
+    if name == "mode":
+        a = np.round(a)                # repeated values: the gradient goes to the reported index
+    x = lucid.tensor(a, requires_grad=True)
+    tx = torch.tensor(a, requires_grad=True)
+    y, ty = fn(lucid, x), fn(torch, tx)
+    w = rng.standard_normal(tuple(ty.shape))
+    (y * lucid.tensor(w)).sum().backward()
+    (ty * torch.tensor(w)).sum().backward()
+    if name == "mode":                 # PyTorch may report another index among ties: compare per value
+        np.testing.assert_allclose(to_numpy(x.grad).sum(1), tx.grad.numpy().sum(1))
+        return
+    np.testing.assert_allclose(to_numpy(x.grad), tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_integer_results_carry_no_gradient():
+    x = lucid.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    assert not lucid.argsort(x).requires_grad
+    v, i = lucid.sort(x)
+    assert v.requires_grad and not i.requires_grad
+    assert not lucid.unique(x).requires_grad
+    assert not lucid.histc(x, bins=2).requires_grad
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                                   "float32", "float64"])
+def test_long_rows_match_torch_stable_sort(torch, dtype):
+    """Rows long enough for the radix path: ties, NaN, +-0.0, +-inf and extremes as PyTorch's stable sort."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    if dtype == "bool":
+        a = rng.random((2, n)) < 0.5
+    elif dtype in ("uint8", "int8", "int16", "int32", "int64"):
+        info = np.iinfo(dtype)
+        a = rng.integers(-20 if info.min < 0 else 0, 20, size=(2, n)).astype(dtype)
+        a[0, :4] = [info.min, info.max, info.min, 0]
+    else:
+        a = np.round(rng.standard_normal((2, n)) * 4) / 4
+        a[0, :8] = [NAN, -0.0, 0.0, math.inf, -math.inf, NAN, -0.0, 0.0]
+        a[1, ::7] = NAN
+    x = lucid.tensor(a).to(getattr(lucid, dtype))
+    tx = torch.tensor(a).to(getattr(torch, dtype))
+    for descending in (False, True):
+        got = lucid.sort(x, descending=descending)
+        want = torch.sort(tx, descending=descending, stable=True)
+        _same(got.indices, want.indices)
+        g, w = to_numpy(got.values.to(lucid.float64)), want.values.double().numpy()
+        np.testing.assert_array_equal(g, w)
+    u = lucid.unique(x.reshape(-1), return_counts=True)
+    tu = torch.unique(tx.reshape(-1), return_counts=True)
+    np.testing.assert_array_equal(to_numpy(u[0].to(lucid.float64)), tu[0].double().numpy())
+    _same(u[1], tu[1])
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bfloat16"])
+def test_mode_of_long_rows(torch, dtype):
+    rng = np.random.default_rng(6)
+    a = rng.integers(-6, 6, size=(3, 2000))
+    x = lucid.tensor(a).to(getattr(lucid, dtype))
+    v, i = lucid.mode(x, 1)
+    tv = torch.mode(torch.tensor(a).to(getattr(torch, dtype)), 1).values
+    np.testing.assert_array_equal(to_numpy(v.to(lucid.float64)), tv.double().numpy())
+    last = [int(np.nonzero(row == val)[0][-1]) for row, val in zip(a, tv.double().numpy())]
+    assert i.tolist() == last

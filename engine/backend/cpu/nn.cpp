@@ -281,7 +281,93 @@ void nll_backward(const TensorImpl& grad, const TensorImpl& g, const TensorImpl&
   });
 }
 
+
+// ---- normalisation
+
+void layer_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl& x,
+                const TensorImpl* w, const TensorImpl* b, double eps) {
+  const int64_t R = x.shape()[0], D = x.shape()[1];
+  dispatch_float(x.dtype(), "layer_norm", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* Y = y.data<T>();
+    T* MU = mean.data<T>();
+    T* RS = rstd.data<T>();
+    const T* W = w ? w->data<T>() : nullptr;
+    const T* B = b ? b->data<T>() : nullptr;
+    parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const T* xr = X + r * D;
+        double s = 0;
+        for (int64_t d = 0; d < D; ++d) s += double(xr[d]);
+        const double mu = D ? s / double(D) : 0.0;
+        double ss = 0;
+        for (int64_t d = 0; d < D; ++d) {
+          const double c = double(xr[d]) - mu;
+          ss += c * c;
+        }
+        const double rs = 1.0 / std::sqrt((D ? ss / double(D) : 0.0) + eps);
+        MU[r] = T(mu);
+        RS[r] = T(rs);
+        const T m = T(mu), q = T(rs);
+        T* yr = Y + r * D;
+        if (W && B) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q * W[d] + B[d];
+        else if (W) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q * W[d];
+        else if (B) for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q + B[d];
+        else for (int64_t d = 0; d < D; ++d) yr[d] = (xr[d] - m) * q;
+      }
+    });
+  });
+}
+
+void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl* var,
+                const TensorImpl& x, const TensorImpl* w, const TensorImpl* b, double eps, bool stats_given) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], S = x.shape()[2];
+  dispatch_float(x.dtype(), "batch_norm", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* Y = y.data<T>();
+    T* MU = mean.data<T>();
+    T* RS = rstd.data<T>();
+    T* V = var ? var->data<T>() : nullptr;
+    const T* W = w ? w->data<T>() : nullptr;
+    const T* B = b ? b->data<T>() : nullptr;
+    parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
+      for (int64_t c = lo; c < hi; ++c) {
+        if (!stats_given) {
+          double s = 0;
+          for (int64_t n = 0; n < N; ++n) {
+            const T* xp = X + (n * C + c) * S;
+            for (int64_t i = 0; i < S; ++i) s += double(xp[i]);
+          }
+          const double cnt = double(N * S), mu = cnt ? s / cnt : 0.0;
+          double ss = 0;
+          for (int64_t n = 0; n < N; ++n) {
+            const T* xp = X + (n * C + c) * S;
+            for (int64_t i = 0; i < S; ++i) {
+              const double d = double(xp[i]) - mu;
+              ss += d * d;
+            }
+          }
+          const double v = cnt ? ss / cnt : 0.0;
+          MU[c] = T(mu);
+          RS[c] = T(1.0 / std::sqrt(v + eps));
+          if (V) V[c] = T(v);
+        }
+        const T m = MU[c], q = RS[c];
+        const T scale = W ? q * W[c] : q, shift = (B ? B[c] : T(0)) - m * scale;
+        for (int64_t n = 0; n < N; ++n) {
+          const T* xp = X + (n * C + c) * S;
+          T* yp = Y + (n * C + c) * S;
+          for (int64_t i = 0; i < S; ++i) yp[i] = xp[i] * scale + shift;
+        }
+      }
+    });
+  });
+}
+
 }  // namespace
+
+LUCID_REGISTER_KERNEL(layer_norm_kernel, CPU, &layer_norm)
+LUCID_REGISTER_KERNEL(batch_norm_kernel, CPU, &batch_norm)
 
 LUCID_REGISTER_KERNEL(im2col_kernel, CPU, &im2col)
 LUCID_REGISTER_KERNEL(col2im_kernel, CPU, &col2im)

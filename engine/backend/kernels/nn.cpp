@@ -10,3 +10,8 @@ LUCID_DEFINE_KERNEL(softmax_kernel)
 LUCID_DEFINE_KERNEL(nll_kernel)
 LUCID_DEFINE_KERNEL(nll_backward_kernel)
 }  // namespace lucid
+
+namespace lucid {
+LUCID_DEFINE_KERNEL(layer_norm_kernel)
+LUCID_DEFINE_KERNEL(batch_norm_kernel)
+}  // namespace lucid

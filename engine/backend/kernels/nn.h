@@ -37,3 +37,19 @@ LUCID_DECLARE_KERNEL(nll_backward_kernel, void (*)(const TensorImpl& grad, const
                                                    const TensorImpl* weight, int64_t ignore_index, double scale))
 
 }  // namespace lucid
+
+namespace lucid {
+
+// Layer norm over rows of a contiguous (R, D) x: mean/rstd (R) out, y = (x - mean) * rstd * w + b
+// (w, b of D elements, contiguous, or null).
+LUCID_DECLARE_KERNEL(layer_norm_kernel, void (*)(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd,
+                                                 const TensorImpl& x, const TensorImpl* w, const TensorImpl* b,
+                                                 double eps))
+// Batch norm over a contiguous (N, C, S) x, per channel. With stats_given, mean and rstd (C) are
+// inputs; otherwise the kernel writes the batch mean, rstd = 1/sqrt(biased var + eps) and var
+// (biased, for the running statistics) into them.
+LUCID_DECLARE_KERNEL(batch_norm_kernel, void (*)(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& rstd,
+                                                 const TensorImpl* var, const TensorImpl& x, const TensorImpl* w,
+                                                 const TensorImpl* b, double eps, bool stats_given))
+
+}  // namespace lucid

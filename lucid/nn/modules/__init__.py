@@ -1,11 +1,12 @@
 from lucid.nn.modules.module import Module  # noqa: F401
 from lucid.nn.modules.container import (Container, Sequential, ModuleList, ModuleDict, ParameterList,  # noqa: F401
                                         ParameterDict)
-from lucid.nn.modules.linear import Identity, Linear  # noqa: F401
+from lucid.nn.modules.linear import Identity, Linear, LazyLinear  # noqa: F401
+from lucid.nn.modules.lazy import LazyModuleMixin  # noqa: F401
 from lucid.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
 
 __all__ = ["Module", "Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
-           "Identity", "Linear", "Flatten", "Unflatten"]
+           "Identity", "Linear", "LazyLinear", "LazyModuleMixin", "Flatten", "Unflatten"]
 
 # layers over lucid.nn.functional's engine ops
 from lucid.nn.modules.conv import Conv1d, Conv2d  # noqa: E402,F401
@@ -16,3 +17,25 @@ from lucid.nn.modules.dropout import Dropout  # noqa: E402,F401
 
 __all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "ReLU", "Softmax", "LogSoftmax", "Softmin", "NLLLoss",
             "CrossEntropyLoss", "Dropout"]
+from lucid.nn.modules.normalization import (LayerNorm, RMSNorm, GroupNorm, BatchNorm1d, BatchNorm2d,  # noqa: E402,F401
+                                            BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)
+
+__all__ += ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+            "InstanceNorm2d", "InstanceNorm3d"]
+from lucid.nn.modules.activation import (ReLU6, LeakyReLU, ELU, SELU, CELU, GELU, SiLU, Mish, Softplus,  # noqa: E402,F401
+                                        Softsign, Softshrink, Hardshrink, Tanhshrink, Hardtanh, Hardsigmoid,
+                                        Hardswish, LogSigmoid, Threshold, GLU, PReLU, RReLU, Sigmoid, Tanh)
+
+__all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
+            "Hardshrink", "Tanhshrink", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Threshold", "GLU",
+            "PReLU", "RReLU", "Sigmoid", "Tanh"]
+from lucid.nn.modules.loss import (MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss,  # noqa: E402,F401
+                                  BCEWithLogitsLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
+                                  MarginRankingLoss, HingeEmbeddingLoss, MultiMarginLoss, MultiLabelMarginLoss,
+                                  MultiLabelSoftMarginLoss, SoftMarginLoss, TripletMarginLoss,
+                                  TripletMarginWithDistanceLoss)
+
+__all__ += ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
+            "PoissonNLLLoss", "GaussianNLLLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+            "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
+            "TripletMarginLoss", "TripletMarginWithDistanceLoss"]

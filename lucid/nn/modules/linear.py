@@ -4,10 +4,11 @@ import math
 
 from lucid import _C
 from lucid.nn.modules.module import Module
-from lucid.nn.parameter import Parameter
+from lucid.nn.parameter import Parameter, UninitializedParameter
+from lucid.nn.modules.lazy import LazyModuleMixin
 from lucid.nn import init
 
-__all__ = ["Identity", "Linear"]
+__all__ = ["Identity", "Linear", "LazyLinear"]
 
 
 class Identity(Module):
@@ -50,3 +51,30 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is taken from the first input; it then becomes a Linear."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            from lucid.autograd.grad_mode import no_grad
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()

@@ -1,12 +1,11 @@
 """nn.Module: the base class of every layer, following torch.nn.Module's semantics (registration through
 attribute assignment, named_* iterators, state_dict, hooks, train/eval, to())."""
-import functools
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
 
 from lucid import _C
-from lucid.nn.parameter import Parameter, Buffer
+from lucid.nn.parameter import Parameter, Buffer, UninitializedTensorMixin
 from lucid.nn.utils.hooks import RemovableHandle
 from lucid.nn.modules._backward_hooks import _BackwardHookState
 
@@ -115,6 +114,9 @@ class Module:
         if isinstance(tensor, Buffer):
             persistent = getattr(tensor, "persistent", persistent)
             tensor = tensor.detach()
+        if isinstance(tensor, UninitializedTensorMixin):
+            import weakref
+            tensor._owners_list().append((weakref.ref(self), name, "buffer"))
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -142,6 +144,9 @@ class Module:
                              "created explicitly. To express '" + name + "' as a function of another Tensor, "
                              "compute the value in the forward() method.")
         else:
+            if isinstance(param, UninitializedTensorMixin):
+                import weakref
+                param._owners_list().append((weakref.ref(self), name, "param"))
             self._parameters[name] = param
 
     def add_module(self, name, module):
@@ -535,8 +540,12 @@ class Module:
     _register_state_dict_hook = register_state_dict_post_hook
 
     def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = functools.partial(_with_module, hook, self)
+        self._load_state_dict_pre_hooks[handle.id] = _WrappedHook(hook, self if with_module else None)
         return handle
 
     def register_load_state_dict_post_hook(self, hook):
@@ -785,8 +794,23 @@ class Module:
         return self.__dict__.copy()
 
 
-def _with_module(hook, module, *args, **kwargs):
-    return hook(module, *args, **kwargs) if getattr(hook, "_with_module", False) else hook(*args, **kwargs)
+class _WrappedHook:
+    """A load_state_dict pre-hook, called with the module first when it was registered with_module."""
+
+    def __init__(self, hook, module=None):
+        self.hook = hook
+        self.with_module = module is not None
+        if self.with_module:
+            import weakref
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args, **kwargs):
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
 
 
 def _size_str(shape):

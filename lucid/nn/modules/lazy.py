@@ -1,0 +1,67 @@
+"""Lazy modules: parameters whose shapes come from the first input (torch.nn.modules.lazy)."""
+import itertools
+import warnings
+
+from lucid.autograd.grad_mode import no_grad
+from lucid.nn.parameter import is_lazy
+
+__all__ = ["LazyModuleMixin"]
+
+
+class LazyModuleMixin:
+    """Mix in before a Module class: its placeholders (UninitializedParameter/Buffer) are materialized
+    by initialize_parameters(*input) at the first call (or by load_state_dict), after which the module
+    becomes `cls_to_become` when that is set."""
+
+    cls_to_become = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
+        self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters, with_kwargs=True)
+        warnings.warn("Lazy modules are a new feature under heavy development so changes to the API or "
+                      "functionality can happen at any moment.")
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                if not (is_lazy(param) or keep_vars):
+                    param = param.detach()
+                destination[prefix + name] = param
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                if not (is_lazy(buf) or keep_vars):
+                    buf = buf.detach()
+                destination[prefix + name] = buf
+
+    def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                        error_msgs):
+        for name, param in itertools.chain(self._parameters.items(), self._buffers.items()):
+            key = prefix + name
+            if key in state_dict and param is not None:
+                input_param = state_dict[key]
+                if is_lazy(param) and not is_lazy(input_param):
+                    with no_grad():
+                        param.materialize(tuple(input_param.shape))
+
+    def initialize_parameters(self, *args, **kwargs):
+        raise NotImplementedError(f"initialize_parameters is not implemented for {self.__class__.__name__}")
+
+    def has_uninitialized_params(self):
+        return any(is_lazy(p) for p in itertools.chain(self._parameters.values(), self._buffers.values()))
+
+    def _infer_parameters(self, module, args, kwargs=None):
+        kwargs = kwargs if kwargs else {}
+        module.initialize_parameters(*args, **kwargs)
+        if module.has_uninitialized_params():
+            raise RuntimeError(f"module {self._get_name()} has not been fully initialized")
+        module._initialize_hook.remove()
+        module._load_hook.remove()
+        delattr(module, "_initialize_hook")
+        delattr(module, "_load_hook")
+        if module.cls_to_become is not None:
+            module.__class__ = module.cls_to_become
+
+    def _replicate_for_data_parallel(self):
+        raise RuntimeError("Modules with uninitialized parameters can't be used with `DataParallel`. Run a dummy "
+                           "forward pass to correctly initialize the modules")
