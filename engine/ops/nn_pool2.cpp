@@ -269,10 +269,10 @@ Tensor max_unpool(const Tensor& x, const Tensor& indices, int nd, IntVec output_
   for (int64_t i = 0; i < I->numel(); ++i)
     LUCID_CHECK(ip[i] >= 0 && ip[i] < plane, Index,
                 "[" << op << "] found an invalid max index " << ip[i] << " (output volumes are of size " << plane << ")");
-  Shape xs{X->shape()[0]};
-  for (int i = nd; i < 3; ++i) xs.push_back(1);
-  xs.insert(xs.end(), output_size.begin(), output_size.end());
-  Tensor r = scatter_planes(X, I, xs);
+  // out.flat[idx] = x per plane (PyTorch's assignment: overlapping windows write the same value once);
+  // scatter's vjp reads the gradient back at the indices (a gather), as PyTorch's max_unpool backward.
+  const int64_t P = X->shape()[0];
+  Tensor r = scatter(zeros({P, plane}, X->dtype(), X->device()), 1, reshape(I, {P, -1}), reshape(X, {P, -1}));
   Shape s = lead;
   s.insert(s.end(), output_size.begin(), output_size.end());
   return reshape(r, s);
