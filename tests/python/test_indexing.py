@@ -382,7 +382,6 @@ def test_take_along_dim_and_put_vs_torch():
          T(a).put(T([0, 0, -1]), T([1.0, 2.0, 3.0]), accumulate=True))
 
 
-@pytest.mark.skipif(not hasattr(lucid, "eq"), reason="needs the binary family's comparisons")
 @pytest.mark.parametrize("reduce", ["prod", "amax", "amin"])
 @pytest.mark.parametrize("include_self", [True, False])
 def test_scatter_reduce_zero_and_tie_gradients_vs_torch(reduce, include_self):
