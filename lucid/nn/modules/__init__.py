@@ -29,3 +29,13 @@ from lucid.nn.modules.activation import (ReLU6, LeakyReLU, ELU, SELU, CELU, GELU
 __all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
             "Hardshrink", "Tanhshrink", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Threshold", "GLU",
             "PReLU", "RReLU", "Sigmoid", "Tanh"]
+from lucid.nn.modules.loss import (MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss,  # noqa: E402,F401
+                                  BCEWithLogitsLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
+                                  MarginRankingLoss, HingeEmbeddingLoss, MultiMarginLoss, MultiLabelMarginLoss,
+                                  MultiLabelSoftMarginLoss, SoftMarginLoss, TripletMarginLoss,
+                                  TripletMarginWithDistanceLoss)
+
+__all__ += ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
+            "PoissonNLLLoss", "GaussianNLLLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+            "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
+            "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
