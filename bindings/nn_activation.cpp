@@ -7,8 +7,8 @@ namespace lucid::py {
 
 namespace {
 
-void def_act(nb::module_& m, const char* name, ActOp op) {
-  m.def(name, [op, name](const Tensor& x, double a, double b, double c) { return activation(op, x, {a, b, c}, name); },
+void def_act(nb::module_& m, const char* name, const char* shown, ActOp op) {
+  m.def(name, [op, name = shown](const Tensor& x, double a, double b, double c) { return activation(op, x, {a, b, c}, name); },
         nb::arg("input"), nb::arg("a") = 0.0, nb::arg("b") = 0.0, nb::arg("c") = 0.0);
 }
 
@@ -33,8 +33,9 @@ void init_nn_activation(nb::module_& m) {
       {"threshold", "threshold_", ActOp::Threshold},
   };
   for (const auto& a : acts) {
-    def_act(m, a.name, a.op);
-    def_act_(m, a.inplace, a.name, a.op);
+    const char* shown = a.op == ActOp::Gelu || a.op == ActOp::GeluTanh ? "gelu" : a.name;  // errors name the op
+    def_act(m, a.name, shown, a.op);
+    def_act_(m, a.inplace, shown, a.op);
   }
   m.def("rrelu", [](const Tensor& x, double lower, double upper, bool training) {
     return rrelu(x, lower, upper, training);

@@ -1,4 +1,4 @@
-// The indexing family. Every op here reduces to two kernels (backend/kernels/indexing.h): a read
+// The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
 // idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
 #include "ops/indexing.h"
@@ -8,9 +8,7 @@
 #include <limits>
 
 #include "backend/kernels/indexing.h"
-#if __has_include("ops/compare.h")
 #include "ops/compare.h"
-#endif
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -230,7 +228,6 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
 std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const Tensor& g, int64_t dim, const Tensor& index,
                                               const Tensor& self, const Tensor& src, const Tensor& result,
                                               bool include_self) {
-#if __has_include("ops/compare.h")
   const Scalar zero = Scalar::from_int(0), one = Scalar::from_int(1);
   if (reduce == "prod") {
     Tensor masked_self = masked_fill(self, eq(self, zero), one);
@@ -252,14 +249,6 @@ std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const T
   Tensor n = scatter_add(cast(self_is_result, self->dtype()), dim, index, cast(src_is_result, self->dtype()));
   Tensor gd = div(g, n);
   return {mul(cast(self_is_result, g->dtype()), gd), mul(cast(src_is_result, g->dtype()), gather(gd, dim, index))};
-#else
-  if (reduce == "prod") {  // without comparisons yet: d out / d x = out / x (zeros not special-cased)
-    Tensor go = mul(g, result);
-    return {div(go, self), div(gather(go, dim, index), src)};
-  }
-  (void)include_self;
-  LUCID_FAIL(NotImplemented, "[scatter_reduce] the derivative of reduce='" << reduce << "' needs comparisons (binary family)");
-#endif
 }
 
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, ScatterOp op,

@@ -5,6 +5,7 @@
 
 #include "backend/kernels/reduce.h"
 #include "ops/binary.h"
+#include "ops/compare.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/graph.h"
@@ -265,12 +266,12 @@ Tensor diff(const Tensor& t, int64_t n, int64_t dim, const std::optional<Tensor>
     if (append) parts.push_back(*append);
     x = cat(parts, d);
   }
-  LUCID_CHECK(x->dtype() != Dtype::Bool, NotImplemented, "[diff] bool inputs need logical_xor (the binary family)");
   const Tensor x0 = x;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t L = x->shape()[size_t(d)];
     if (L == 0) return clone(x);
-    x = sub(narrow(x, d, 1, L - 1), narrow(x, d, 0, L - 1));
+    Tensor hi = narrow(x, d, 1, L - 1), lo = narrow(x, d, 0, L - 1);
+    x = x->dtype() == Dtype::Bool ? logical_xor(hi, lo) : sub(hi, lo);  // as PyTorch
   }
   return n == 0 ? (x0 == t ? clone(t) : x0) : x;
 }

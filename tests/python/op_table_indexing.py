@@ -17,9 +17,6 @@ REAL = [d for d in ALL_DTYPES if not d.is_complex]
 NUMERIC_NO_BOOL_REAL = [d for d in NO_BOOL if not d.is_complex]
 
 
-# amax/amin gradients compare values (the binary family's eq)
-_HAS_COMPARE = hasattr(lucid, "eq")
-
 # sums of several values round once per addition in float16/bfloat16 (as PyTorch's kernels do)
 ACC_TOL = {"float16": (1e-2, 1e-2), "bfloat16": (6e-2, 6e-2)}
 
@@ -777,8 +774,8 @@ OPS = [
     _scatter_reduce_entry("mean", False, NO_BOOL),
     _scatter_reduce_entry("prod", True, NO_BOOL),
     _scatter_reduce_entry("prod", False, NO_BOOL),
-    _scatter_reduce_entry("amax", True, REAL, differentiable=_HAS_COMPARE),
-    _scatter_reduce_entry("amin", False, REAL, differentiable=_HAS_COMPARE),
+    _scatter_reduce_entry("amax", True, REAL),
+    _scatter_reduce_entry("amin", False, REAL),
     OpInfo("index_select", lambda a, dim, n: lucid.index_select(a, dim, _lt(_isel_index(tuple(a.shape), dim, n))),
            _isel_ref, _same, ALL_DTYPES, _isel_samples,
            torch_op=lambda torch, a, dim, n: torch.index_select(a, dim, _tt(torch, _isel_index(tuple(a.shape), dim, n))),

@@ -306,7 +306,7 @@ def _count_ref(a, out, dim=None):
 
 
 def _diff_ref(a, out, n=1, dim=-1):
-    return np.diff(wide(a, out), n=n, axis=dim)
+    return np.diff(wide(a, out) if out is not BOOL else a.astype(bool), n=n, axis=dim)
 
 
 def _trace_ref(a, out):
@@ -460,7 +460,7 @@ OPS = [
            lambda d: multi_dim_samples(d, keep=False),
            torch_op=lambda torch, t, dim=None: torch.count_nonzero(t, dim),
            variants={"method": _method("count_nonzero")}, differentiable=False, cuda=False),
-    OpInfo("diff", _lu_red("diff"), _diff_ref, _same, NO_BOOL,
+    OpInfo("diff", _lu_red("diff"), _diff_ref, _same, ALL_DTYPES,
            lambda d: [Sample(((7,),)), Sample(((3, 4),), dict(dim=0)), Sample(((3, 5),), dict(n=2)),
                       Sample(((2, 3, 4),), dict(n=2, dim=1)), Sample(((3, 4),), dict(n=0)),
                       Sample(((3, 4),), dict(n=5)), Sample(((0, 3),), dict(dim=0), "empty"),
@@ -481,7 +481,7 @@ OPS = [
 ]
 
 # vjps waiting for eq/where (binary family) and scatter (indexing family)
-_PENDING_GRAD = {"amax", "amin", "max_all", "min_all", "aminmax"}
+_PENDING_GRAD = set()
 for _op in OPS:
     if _op.name in _PENDING_GRAD:
         _op.differentiable = False

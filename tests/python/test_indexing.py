@@ -382,7 +382,6 @@ def test_take_along_dim_and_put_vs_torch():
          T(a).put(T([0, 0, -1]), T([1.0, 2.0, 3.0]), accumulate=True))
 
 
-@pytest.mark.skipif(not hasattr(lucid, "eq"), reason="needs the binary family's comparisons")
 @pytest.mark.parametrize("reduce", ["prod", "amax", "amin"])
 @pytest.mark.parametrize("include_self", [True, False])
 def test_scatter_reduce_zero_and_tie_gradients_vs_torch(reduce, include_self):
@@ -405,3 +404,11 @@ def test_one_hot_in_nn_functional():
     import lucid.nn.functional as F
     assert F.one_hot(lucid.tensor([1, 0]), num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
     assert F.one_hot(lucid.tensor([2])).tolist() == torch.nn.functional.one_hot(torch.tensor([2])).tolist()
+
+
+def test_where_with_condition_only_is_nonzero_as_tuple():
+    a = np.array([[1, 0, 3], [0, 5, 0]])
+    got = lucid.where(L(a) > 0)
+    want = torch.where(T(a) > 0)
+    assert isinstance(got, tuple) and [t.tolist() for t in got] == [t.tolist() for t in want]
+    assert lucid.where(L(a) > 0, L(a), -L(a)).tolist() == a.tolist()

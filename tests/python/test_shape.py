@@ -444,3 +444,16 @@ def test_combinations_errors_and_gradient():
     x = lucid.tensor([1.0, 2.0, 3.0], requires_grad=True)
     lucid.combinations(x, 2).sum().backward()
     assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.cuda
+def test_joining_across_devices_is_refused(cuda_device):
+    a, b = lucid.ones(2), lucid.ones(2).to(cuda_device)
+    with pytest.raises(lucid.DeviceMismatch, match="tensor 1"):
+        lucid.cat([a, b])
+    with pytest.raises(lucid.DeviceMismatch):
+        lucid.stack([a, b])
+    with pytest.raises(lucid.DeviceMismatch):
+        lucid.block_diag(a, b)
+    with pytest.raises(NotImplementedError, match="flip_kernel"):
+        b.flip(0)                       # CPU-only kernel for now: a typed error, no silent fallback

@@ -77,6 +77,26 @@ inline float vtanh(float x) {
   big = x < 0.0f ? -big : big;
   return ax < 0.625f ? (x == 0.0f ? x : small) : big;
 }
+// log1p(u) for u in [0, 1] (Cephes logf's polynomial on 1 + u, halved above sqrt 2: f is exact).
+inline float vlog1p01(float u) {
+  const bool big = u > 0.41421356237f;
+  const float f = big ? (u - 1.0f) * 0.5f : u;
+  const float e = big ? 1.0f : 0.0f;
+  const float z = f * f;
+  float y = 7.0376836292e-2f * f - 1.1514610310e-1f;
+  y = y * f + 1.1676998740e-1f;
+  y = y * f - 1.2420140846e-1f;
+  y = y * f + 1.4249322787e-1f;
+  y = y * f - 1.6668057665e-1f;
+  y = y * f + 2.0000714765e-1f;
+  y = y * f - 2.4999993993e-1f;
+  y = y * f + 3.3333331174e-1f;
+  y = y * f * z;
+  y += e * -2.12194440e-4f;
+  y += -0.5f * z;
+  return (f + y) + e * 0.693359375f;
+}
+
 // The standard normal CDF Phi(x) = erfc(-x / sqrt 2) / 2 without cancellation in the lower tail.
 // float: Numerical Recipes' erfc (fractional error below 1.2e-7 everywhere) on the branch-free exp.
 inline float vphi(float x) {
@@ -97,6 +117,13 @@ template <typename T>
 inline T m_phi(T x) {
   if constexpr (std::is_same_v<T, float>) return vphi(x);
   else return T(0.5) * std::erfc(-x * T(kSqrt1_2));
+}
+
+// log(1 + exp(-|v|)), the smooth part of softplus and log-sigmoid.
+template <typename T>
+inline T log1p_exp_neg_abs(T v) {
+  if constexpr (std::is_same_v<T, float>) return vlog1p01(vexp(-std::abs(v)));
+  else return std::log1p(std::exp(-std::abs(v)));
 }
 
 template <typename T>
@@ -131,7 +158,10 @@ inline T fwd(T x, const Prm<T>& p) {
     return T(0.5) * x * (T(1) + m_tanh(inner));
   } else if constexpr (OP == A::Silu) return x / (T(1) + m_exp(-x));
   else if constexpr (OP == A::Mish) return x * tanh_softplus(x);
-  else if constexpr (OP == A::Softplus) return x * p.a > p.b ? x : std::log1p(std::exp(x * p.a)) / p.a;
+  else if constexpr (OP == A::Softplus) {
+    const T v = x * p.a;
+    return v > p.b ? x : ((v > T(0) ? v : T(0)) + log1p_exp_neg_abs(v)) / p.a;
+  }
   else if constexpr (OP == A::Softsign) return x / (T(1) + std::abs(x));
   else if constexpr (OP == A::Softshrink) return x > p.a ? x - p.a : (x < -p.a ? x + p.a : T(0) * x);
   else if constexpr (OP == A::Hardshrink) return (x >= -p.a && x <= p.a) ? T(0) : x;
@@ -143,7 +173,7 @@ inline T fwd(T x, const Prm<T>& p) {
   } else if constexpr (OP == A::Hardswish) {
     const T v = x + T(3);
     return x * (v < T(0) ? T(0) : (v > T(6) ? T(6) : v)) / T(6);
-  } else if constexpr (OP == A::LogSigmoid) return (x < T(0) ? x : T(0)) - std::log1p(std::exp(-std::abs(x)));
+  } else if constexpr (OP == A::LogSigmoid) return (x < T(0) ? x : T(0)) - log1p_exp_neg_abs(x);
   else if constexpr (OP == A::Threshold) return x <= p.a ? p.b : x;
   else return x;
 }
@@ -221,7 +251,12 @@ inline T d2(T x, const Prm<T>& p) {
   } else return T(0);  // piecewise linear: LeakyRelu, shrinks, Hardtanh, Hardsigmoid, Threshold
 }
 
-#define LUCID_ACT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+// Per-ISA clones (AVX-512, AVX2, baseline) picked at load time; flatten inlines the math into each.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LUCID_ACT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
+#else
+#define LUCID_ACT_CLONES __attribute__((flatten))
+#endif
 
 template <typename T, typename F>
 LUCID_ACT_CLONES void contig_unary(T* __restrict o, const T* __restrict x, int64_t n, F f) {
