@@ -43,9 +43,9 @@ from lucid.nn.modules.loss import (MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCE
                                   BCEWithLogitsLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
                                   MarginRankingLoss, HingeEmbeddingLoss, MultiMarginLoss, MultiLabelMarginLoss,
                                   MultiLabelSoftMarginLoss, SoftMarginLoss, TripletMarginLoss,
-                                  TripletMarginWithDistanceLoss)
+                                  TripletMarginWithDistanceLoss, CTCLoss)
 
 __all__ += ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
             "PoissonNLLLoss", "GaussianNLLLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
             "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
-            "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
+            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "CTCLoss"]
