@@ -114,8 +114,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _check_same_size(input, target, f"Using a target size ({_size(target)}) that is different to the input size "
                                     f"({_size(input)}) is deprecated. Please ensure they have the same size.")
     if input.numel() and input.dtype.is_floating_point:
-        lo, hi = float(input.detach().amin()), float(input.detach().amax())
-        if not (lo >= 0 and hi <= 1):
+        lo, hi = lucid.aminmax(input.detach())
+        if not (float(lo) >= 0 and float(hi) <= 1):          # NaN fails too, as PyTorch
             raise lucid.LucidError("all elements of input should be between 0 and 1")
     if weight is not None:
         weight = weight.expand(lucid.broadcast_shapes(_size(target), _size(weight)))

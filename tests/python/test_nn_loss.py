@@ -248,6 +248,8 @@ def test_pointwise_errors():
         F.binary_cross_entropy(lucid.tensor([0.5, 0.5]), lucid.tensor([[1.0, 0.0]]))
     with pytest.raises(RuntimeError, match="between 0 and 1"):
         F.binary_cross_entropy(lucid.tensor([1.5]), lucid.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="between 0 and 1"):
+        F.binary_cross_entropy(lucid.tensor([0.5, float("nan")]), lucid.tensor([1.0, 0.0]))
     with pytest.raises(ValueError, match="must be the same as input size"):
         F.binary_cross_entropy_with_logits(lucid.tensor([0.5, 0.5]), lucid.tensor([[1.0, 0.0]]))
     with pytest.raises(ValueError):
