@@ -333,3 +333,10 @@ def test_complex_gradients():
     z.backward(T([1 + 2j, 3 - 1j], dtype=lucid.complex128))
     assert r.grad.tolist() == [1.0, 3.0]
     assert i.grad.tolist() == [1.0]   # 2 + (-1), summed over the broadcast
+
+
+def test_where_condition_only_is_nonzero_tuple():
+    r = lucid.where(T([[True, False], [False, True]]))
+    assert isinstance(r, tuple) and len(r) == 2
+    assert r[0].tolist() == [0, 1] and r[1].tolist() == [0, 1]
+    assert lucid.where(T([0, 3, 0, 5]))[0].tolist() == [1, 3]
