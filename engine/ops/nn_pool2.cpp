@@ -148,7 +148,7 @@ Tensor avg_planes_backward(const Tensor& g, const Geom& geo, bool cip, int64_t d
 // x (P, D, H, W) contiguous -> (P, OD, OH, OW), recording its vjp.
 Tensor avg_planes(const Tensor& x_in, const Geom& geo, bool cip, int64_t div) {
   Tensor x = contiguous(x_in);
-  Tensor out = zeros(out_planes(x, *geo), x->dtype(), x->device());
+  Tensor out = empty(out_planes(x, *geo), x->dtype(), x->device());
   if (out->numel()) pool_avg_kernel(x->device())(*out, *x, *geo, cip, div);
   const Shape xs = x->shape();
   record("AvgPoolBackward0", {&x}, {&out}, {}, [geo, cip, div, xs](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {

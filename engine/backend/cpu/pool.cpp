@@ -108,11 +108,13 @@ void pool_avg(const TensorImpl& out, const TensorImpl& x, const PoolGeom& g, boo
         const T* xp = X + p * plane;
         int64_t o = p * L;
         for (int64_t od = 0; od < OD; ++od)
-          for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t oh = 0; oh < OH; ++oh) {
+            const int64_t d0 = a[0].begin[size_t(od)], nd = a[0].taps[size_t(od)];
+            const int64_t h0 = a[1].begin[size_t(oh)], nh = a[1].taps[size_t(oh)];
+            const int64_t* wb = a[2].begin.data();
+            const int64_t* wt = a[2].taps.data();
             for (int64_t ow = 0; ow < OW; ++ow, ++o) {
-              const int64_t d0 = a[0].begin[size_t(od)], nd = a[0].taps[size_t(od)];
-              const int64_t h0 = a[1].begin[size_t(oh)], nh = a[1].taps[size_t(oh)];
-              const int64_t w0 = a[2].begin[size_t(ow)], nw = a[2].taps[size_t(ow)];
+              const int64_t w0 = wb[ow], nw = wt[ow];
               if (nd <= 0 || nh <= 0 || nw <= 0) {
                 O[o] = T(0);
                 continue;
@@ -125,6 +127,7 @@ void pool_avg(const TensorImpl& out, const TensorImpl& x, const PoolGeom& g, boo
                 }
               O[o] = T(s / acc_of<T>(divisor_of(g, od, oh, ow, cip, div)));
             }
+          }
       }
     });
   });
