@@ -412,3 +412,16 @@ def test_where_with_condition_only_is_nonzero_as_tuple():
     want = torch.where(T(a) > 0)
     assert isinstance(got, tuple) and [t.tolist() for t in got] == [t.tolist() for t in want]
     assert lucid.where(L(a) > 0, L(a), -L(a)).tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lucid.zeros(3).masked_fill(lucid.tensor([True, False, True]), 1 + 2j),
+    lambda: lucid.zeros(3).index_fill(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).scatter(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).masked_fill_(lucid.tensor([True, False, True]), lucid.tensor(1 + 2j)),
+])
+def test_complex_value_into_real_tensor_refused(call):
+    with pytest.raises(RuntimeError, match="cannot be converted"):
+        call()
+    assert lucid.zeros(3, dtype=lucid.complex64).masked_fill(lucid.tensor([True, False, True]), 1 + 2j).tolist()[0] == 1 + 2j
+    assert lucid.zeros(3, dtype=lucid.int64).masked_fill(lucid.tensor([True, False, True]), 1.7).tolist() == [1, 0, 1]

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/pool.h"
@@ -133,8 +134,66 @@ void pool_avg_backward(const TensorImpl& gx, const TensorImpl& gy, const PoolGeo
   });
 }
 
+template <typename T>
+void intervals(std::vector<int64_t>& seq, T sample, int64_t in, int64_t out, int64_t k) {
+  seq.assign(size_t(out), 0);
+  if (out > 1) {
+    const T alpha = static_cast<T>(in - k) / static_cast<T>(out - 1);
+    for (int64_t i = 0; i < out - 1; ++i)
+      seq[size_t(i)] = int64_t(static_cast<int>((T(i) + sample) * alpha) - static_cast<int>(sample * alpha));
+  }
+  if (out > 0) seq[size_t(out - 1)] = in - k;
+}
+
+void pool_fractional_max(const TensorImpl& out, const TensorImpl& indices, const TensorImpl& x,
+                         const TensorImpl& samples, const std::array<int64_t, 3>& k) {
+  const int64_t P = x.shape()[0], D = x.shape()[1], H = x.shape()[2], W = x.shape()[3], plane = D * H * W;
+  const int64_t OD = out.shape()[1], OH = out.shape()[2], OW = out.shape()[3], L = OD * OH * OW;
+  dispatch_float(x.dtype(), "fractional_max_pool", [&]<typename T>() {
+    const T* X = x.data<T>();
+    const T* S = samples.data<T>();
+    T* O = out.data<T>();
+    int64_t* I = indices.data<int64_t>();
+    parallel_for(0, P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L * 4)), [&](int64_t lo, int64_t hi) {
+      std::vector<int64_t> sd, sh, sw;
+      for (int64_t p = lo; p < hi; ++p) {
+        intervals<T>(sd, S[p * 3 + 0], D, OD, k[0]);
+        intervals<T>(sh, S[p * 3 + 1], H, OH, k[1]);
+        intervals<T>(sw, S[p * 3 + 2], W, OW, k[2]);
+        const T* xp = X + p * plane;
+        int64_t o = p * L;
+        for (int64_t od = 0; od < OD; ++od)
+          for (int64_t oh = 0; oh < OH; ++oh)
+            for (int64_t ow = 0; ow < OW; ++ow, ++o) {
+              T best = -std::numeric_limits<T>::infinity();
+              int64_t bi = -1;
+              bool nan = false;
+              for (int64_t i = 0; i < k[0] && !nan; ++i)
+                for (int64_t j = 0; j < k[1] && !nan; ++j) {
+                  const int64_t base = ((sd[size_t(od)] + i) * H + sh[size_t(oh)] + j) * W + sw[size_t(ow)];
+                  for (int64_t t = 0; t < k[2]; ++t) {
+                    const T v = xp[base + t];
+                    if (bi < 0 || v > best || std::isnan(v)) {
+                      best = v;
+                      bi = base + t;
+                      if (std::isnan(v)) {
+                        nan = true;
+                        break;
+                      }
+                    }
+                  }
+                }
+              O[o] = best;
+              I[o] = bi;
+            }
+      }
+    });
+  });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(pool_fractional_max_kernel, CPU, &pool_fractional_max)
 LUCID_REGISTER_KERNEL(pool_max_kernel, CPU, &pool_max)
 LUCID_REGISTER_KERNEL(pool_avg_kernel, CPU, &pool_avg)
 LUCID_REGISTER_KERNEL(pool_avg_backward_kernel, CPU, &pool_avg_backward)
