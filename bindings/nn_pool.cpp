@@ -59,6 +59,10 @@ void init_nn_pool(nb::module_& m) {
   m.def("max_unpool", [](const Tensor& x, const Tensor& i, int nd, nb::handle o) {
     return max_unpool(x, i, nd, ints_arg(o, "max_unpool", "output_size"));
   }, nb::arg("input"), nb::arg("indices"), nb::arg("nd"), nb::arg("output_size"));
+  m.def("fractional_max_pool", [](const Tensor& x, int nd, nb::handle k, nb::handle o, const Tensor& samples) {
+    return fractional_max_pool(x, nd, ints_arg(k, "fractional_max_pool", "kernel_size"),
+                               ints_arg(o, "fractional_max_pool", "output_size"), samples);
+  }, nb::arg("input"), nb::arg("nd"), nb::arg("kernel_size"), nb::arg("output_size"), nb::arg("samples"));
   m.def("embedding", [](const Tensor& w, const Tensor& i, int64_t padding_idx, bool scale_grad_by_freq) {
     return embedding(w, i, padding_idx, scale_grad_by_freq);
   }, nb::arg("weight"), nb::arg("input"), nb::arg("padding_idx") = -1, nb::arg("scale_grad_by_freq") = false);

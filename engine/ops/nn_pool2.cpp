@@ -15,6 +15,7 @@
 #include "ops/indexing.h"
 #include "ops/nn.h"
 #include "ops/pool.h"
+#include "ops/shape.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -32,12 +33,13 @@ std::string vec_str(const IntVec& v) {
 }
 
 // Validates rank/dtype; returns x as a contiguous (P, D, H, W) and the leading (batch, channel) shape.
-Tensor to_planes(const Tensor& x, int nd, const char* op, Shape& lead, IntVec& spatial) {
+Tensor to_planes(const Tensor& x, int nd, const char* op, Shape& lead, IntVec& spatial, bool ints = false) {
   LUCID_CHECK(x->dim() == nd + 1 || x->dim() == nd + 2, ShapeMismatch,
               "[" << op << "] expected a " << nd + 1 << "-D (unbatched) or " << nd + 2 << "-D (batched) input, got shape "
                   << shape_str(x->shape()));
-  LUCID_CHECK(x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64, NotImplemented,
-              "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(x->dtype()));
+  LUCID_CHECK(x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64 ||
+                  (ints && is_integral(x->dtype(), false)),
+              NotImplemented, "[" << op << "] does not support " << dtype_name(x->dtype()) << " tensors");
   const Shape& s = x->shape();
   lead.assign(s.begin(), s.end() - nd);
   spatial.assign(s.end() - nd, s.end());
@@ -192,14 +194,20 @@ const char* pool_name(const char* base, int nd) {
   return s.c_str();
 }
 
+bool is_half(const Tensor& x) { return x->dtype() == Dtype::F16 || x->dtype() == Dtype::BF16; }
+Tensor f32(const Tensor& x) { return to(x, Dtype::F32, std::nullopt); }
+Tensor back(const Tensor& r, const Tensor& x) { return to(r, x->dtype(), std::nullopt); }
+
 }  // namespace
 
 Tensor avg_pool(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec padding, bool ceil_mode,
                 bool count_include_pad, std::optional<int64_t> divisor_override) {
+  if (is_half(x))  // float16 / bfloat16 computed in float32
+    return back(avg_pool(f32(x), nd, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override), x);
   const std::string op = pool_name("avg_pool", nd);
   Shape lead;
   IntVec spatial;
-  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial);
+  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial, true);
   kernel = expand_arg(kernel, nd, op.c_str(), "kernel_size");
   stride = stride.empty() ? kernel : expand_arg(stride, nd, op.c_str(), "stride");
   padding = expand_arg(padding, nd, op.c_str(), "padding");
@@ -210,10 +218,14 @@ Tensor avg_pool(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec pa
 
 std::pair<Tensor, Tensor> max_pool_with_indices(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec padding,
                                                 IntVec dilation, bool ceil_mode) {
+  if (is_half(x)) {
+    auto [o, i] = max_pool_with_indices(f32(x), nd, kernel, stride, padding, dilation, ceil_mode);
+    return {back(o, x), i};
+  }
   const std::string op = pool_name("max_pool", nd);
   Shape lead;
   IntVec spatial;
-  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial);
+  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial, true);
   kernel = expand_arg(kernel, nd, op.c_str(), "kernel_size");
   stride = stride.empty() ? kernel : expand_arg(stride, nd, op.c_str(), "stride");
   padding = expand_arg(padding, nd, op.c_str(), "padding");
@@ -224,6 +236,7 @@ std::pair<Tensor, Tensor> max_pool_with_indices(const Tensor& x, int nd, IntVec 
 }
 
 Tensor adaptive_avg_pool(const Tensor& x, int nd, IntVec output_size) {
+  if (is_half(x)) return back(adaptive_avg_pool(f32(x), nd, output_size), x);
   const std::string op = pool_name("adaptive_avg_pool", nd);
   output_size = expand_arg(output_size, nd, op.c_str(), "output_size");
   Shape lead;
@@ -234,6 +247,10 @@ Tensor adaptive_avg_pool(const Tensor& x, int nd, IntVec output_size) {
 }
 
 std::pair<Tensor, Tensor> adaptive_max_pool(const Tensor& x, int nd, IntVec output_size) {
+  if (is_half(x)) {
+    auto [o, i] = adaptive_max_pool(f32(x), nd, output_size);
+    return {back(o, x), i};
+  }
   const std::string op = pool_name("adaptive_max_pool", nd);
   output_size = expand_arg(output_size, nd, op.c_str(), "output_size");
   Shape lead;
@@ -248,6 +265,7 @@ std::pair<Tensor, Tensor> adaptive_max_pool(const Tensor& x, int nd, IntVec outp
 }
 
 Tensor max_unpool(const Tensor& x, const Tensor& indices, int nd, IntVec output_size) {
+  if (is_half(x)) return back(max_unpool(f32(x), indices, nd, output_size), x);
   const std::string op = pool_name("max_unpool", nd);
   LUCID_CHECK(indices->dtype() == Dtype::I64, DtypeMismatch,
               "[" << op << "] expected indices of dtype int64, got " << dtype_name(indices->dtype()));
@@ -276,6 +294,52 @@ Tensor max_unpool(const Tensor& x, const Tensor& indices, int nd, IntVec output_
   Shape s = lead;
   s.insert(s.end(), output_size.begin(), output_size.end());
   return reshape(r, s);
+}
+
+std::pair<Tensor, Tensor> fractional_max_pool(const Tensor& x, int nd, IntVec kernel, IntVec output_size,
+                                              const Tensor& samples_in) {
+  if (is_half(x)) {
+    auto [o, i] = fractional_max_pool(f32(x), nd, kernel, output_size, samples_in);
+    return {back(o, x), i};
+  }
+  const std::string op = pool_name("fractional_max_pool", nd);
+  LUCID_CHECK(nd == 2 || nd == 3, Value, "[fractional_max_pool] supports 2 or 3 spatial dims, got " << nd);
+  Shape lead;
+  IntVec spatial;
+  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial);
+  kernel = expand_arg(kernel, nd, op.c_str(), "kernel_size");
+  output_size = expand_arg(output_size, nd, op.c_str(), "output_size");
+  for (int i = 0; i < nd; ++i) {
+    LUCID_CHECK(kernel[size_t(i)] > 0 && output_size[size_t(i)] > 0, Value,
+                "[" << op << "] kernel_size and output_size must be positive, got kernel_size " << vec_str(kernel)
+                    << ", output_size " << vec_str(output_size));
+    LUCID_CHECK(output_size[size_t(i)] + kernel[size_t(i)] - 1 <= spatial[size_t(i)], ShapeMismatch,
+                "[" << op << "] output_size " << vec_str(output_size) << " plus kernel_size " << vec_str(kernel)
+                    << " minus 1 exceeds the input size " << vec_str(spatial));
+  }
+  const int64_t P = X->shape()[0], C = lead.back();
+  const int64_t N = lead.size() == 2 ? lead[0] : 1;
+  LUCID_CHECK(samples_in->dim() == 3 && samples_in->shape()[0] == N && samples_in->shape()[1] == C &&
+                  samples_in->shape()[2] == nd,
+              ShapeMismatch, "[" << op << "] expected _random_samples of shape (" << N << ", " << C << ", " << nd
+                                 << "), got " << shape_str(samples_in->shape()));
+  Tensor S = to(reshape(samples_in, {P, nd}), X->dtype(), std::nullopt);
+  if (nd == 2) S = cat({zeros({P, 1}, X->dtype(), X->device()), flip(S, {1})}, 1);  // (W, H) -> (0, H, W)
+  S = contiguous(S);
+  std::array<int64_t, 3> k{1, 1, 1};
+  Shape os{P, 1, 1, 1};
+  for (int i = 0; i < nd; ++i) k[size_t(3 - nd + i)] = kernel[size_t(i)], os[size_t(4 - nd + i)] = output_size[size_t(i)];
+  Tensor out = empty(os, X->dtype(), X->device());
+  Tensor idx = empty(os, Dtype::I64, X->device());
+  if (out->numel()) pool_fractional_max_kernel(X->device())(*out, *idx, *X, *S, k);
+  const Shape xs = X->shape();
+  record("FractionalMaxPoolBackward0", {&X}, {&out}, {SavedTensor(idx, false)},
+         [xs](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           return std::vector<Tensor>{scatter_planes(contiguous(g[0]), s[0], xs)};
+         });
+  Shape rs = lead;
+  rs.insert(rs.end(), output_size.begin(), output_size.end());
+  return {reshape(out, rs), reshape(idx, rs)};
 }
 
 Tensor embedding(const Tensor& weight, const Tensor& input, int64_t padding_idx, bool scale_grad_by_freq) {

@@ -21,6 +21,9 @@ Tensor adaptive_avg_pool(const Tensor& x, int nd, IntVec output_size);
 std::pair<Tensor, Tensor> adaptive_max_pool(const Tensor& x, int nd, IntVec output_size);
 // Scatters x into zeros of the given spatial size at the flat plane indices.
 Tensor max_unpool(const Tensor& x, const Tensor& indices, int nd, IntVec output_size);
+// Fractional max pooling over nd = 2 or 3 spatial dims; samples (N, C, nd) (or (1, C, nd) unbatched) in [0, 1).
+std::pair<Tensor, Tensor> fractional_max_pool(const Tensor& x, int nd, IntVec kernel, IntVec output_size,
+                                              const Tensor& samples);
 // weight[input] with PyTorch's padding_idx (no gradient to that row; < 0 = none) and scale_grad_by_freq.
 Tensor embedding(const Tensor& weight, const Tensor& input, int64_t padding_idx, bool scale_grad_by_freq);
 

@@ -13,7 +13,8 @@ __all__ = ["avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool3d", "max_pool3d_w
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
            "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "lp_pool3d",
-           "embedding", "embedding_bag"]
+           "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+           "fractional_max_pool3d_with_indices", "embedding", "embedding_bag"]
 
 
 def _stride(stride):
@@ -173,6 +174,56 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(input, 3, norm_type, kernel_size, stride, ceil_mode, "lp_pool3d")
 
 
+# ---- fractional max pooling
+
+def _fractional(input, nd, kernel_size, output_size, output_ratio, return_indices, _random_samples, op):
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{op} requires specifying either an output_size or an output_ratio")
+    if input.dim() not in (nd + 1, nd + 2):
+        raise lucid.ShapeMismatch(f"[{op}] expected a {nd + 1}-D (unbatched) or {nd + 2}-D (batched) input, got "
+                                  f"shape {tuple(input.shape)}")
+    if output_size is None:
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio,)
+        ratio = ratio * nd if len(ratio) == 1 else ratio
+        if len(ratio) != nd:
+            raise ValueError(f"[{op}] output_ratio must be a float or a {nd}-tuple of floats, got {output_ratio!r}")
+        for r in ratio:
+            if not 0 < r < 1:
+                raise ValueError(f"[{op}] output_ratio must be between 0 and 1 (got {output_ratio})")
+        output_size = [int(input.shape[-nd + i] * ratio[i]) for i in range(nd)]
+    if _random_samples is None:
+        n = 1 if input.dim() == nd + 1 else input.shape[0]
+        _random_samples = lucid.rand(n, input.shape[-nd - 1], nd, dtype=input.dtype)
+    out, idx = _C.fractional_max_pool(input, nd, kernel_size, output_size, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=True, _random_samples=None):
+    return _fractional(input, 2, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                       "fractional_max_pool2d")
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Fractional max pooling (Graham, 2014) over (N, C, H, W) or (C, H, W) with pseudo-random window starts."""
+    return fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                              _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=True, _random_samples=None):
+    return _fractional(input, 3, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                       "fractional_max_pool3d")
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Fractional max pooling over (N, C, D, H, W) or (C, D, H, W)."""
+    return fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                              _random_samples)
+
+
 # ---- embeddings
 
 def _padding_idx(padding_idx, num):
@@ -292,8 +343,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if max_norm is not None:
         _renorm_(weight, input, float(max_norm), float(norm_type))
     bag = np.full(idx.shape[0], -1, dtype=np.int64)
-    for b in range(B):
-        bag[starts[b]:ends[b]] = b
+    if B:
+        bag[starts[0]:ends[-1]] = np.repeat(np.arange(B, dtype=np.int64), ends - starts)
     keep = np.nonzero((bag >= 0) & (idx != pad))[0]
     counts = np.bincount(bag[keep], minlength=B).astype(np.float64)
     out = lucid.zeros(B, dim, dtype=weight.dtype)
@@ -304,11 +355,15 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     seg = lucid.tensor(bag[keep], dtype=lucid.int64)
     if mode == "max":
         vals = rows.detach().numpy()
+        seg_np = bag[keep]
+        firsts = np.searchsorted(seg_np, np.nonzero(counts)[0])  # rows are in bag order
+        best = np.maximum.reduceat(vals, firsts, axis=0)  # per non-empty bag
+        full = np.full((B, dim), -np.inf, dtype=vals.dtype)
+        full[counts > 0] = best
+        at = np.where(vals == full[seg_np], np.arange(vals.shape[0])[:, None], vals.shape[0])
+        first_at = np.minimum.reduceat(at, firsts, axis=0)  # the first row reaching each bag's max
         pos = np.zeros((B, dim), dtype=np.int64)
-        for b in range(B):
-            sel = np.nonzero(bag[keep] == b)[0]
-            if sel.size:
-                pos[b] = sel[np.argmax(vals[sel], axis=0)]
+        pos[counts > 0] = first_at
         picked = rows.gather(0, lucid.tensor(pos, dtype=lucid.int64))
         mask = lucid.tensor((counts > 0).astype(vals.dtype).reshape(-1, 1), dtype=weight.dtype)
         return picked * mask

@@ -441,7 +441,9 @@ def test_pool_errors():
     with pytest.raises(lucid.ShapeMismatch):
         F.max_pool3d(lucid.tensor(arr(2, 3, 1, 1, 1)), 2)
     with pytest.raises(NotImplementedError):
-        F.avg_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.int64)), 2)
+        F.avg_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.bool_)), 2)
+    with pytest.raises(NotImplementedError):
+        F.adaptive_max_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.complex64)), 2)
     with pytest.raises(lucid.ShapeMismatch):
         F.adaptive_avg_pool2d(lucid.tensor(arr(2, 3, 0, 4)), 2)
     with pytest.raises(TypeError):
@@ -463,3 +465,96 @@ def test_empty_batch_and_noncontiguous(torch):
     tx = torch.tensor(x).permute(0, 3, 1, 2)
     close(F.avg_pool2d(lx, 2, 1), torch.nn.functional.avg_pool2d(tx, 2, 1))
     close(F.adaptive_max_pool2d(lx, 2), torch.nn.functional.adaptive_max_pool2d(tx, 2))
+
+
+# ---- fractional max pooling
+
+FRAC_CASES = [(2, (2, 3, 9, 11), 2, (4, 5)), (2, (3, 9, 11), (3, 2), (5, 6)), (2, (1, 2, 6, 6), 2, (5, 5)),
+              (3, (2, 2, 7, 8, 9), 2, (3, 4, 5)), (3, (2, 7, 8, 9), (2, 3, 2), (4, 4, 5))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("nd,shape,k,o", FRAC_CASES)
+def test_fractional_max_pool_matches_torch(torch, nd, shape, k, o, dtype):
+    x = arr(*shape).astype(dtype)
+    n = 1 if len(shape) == nd + 1 else shape[0]
+    s = RNG.random((n, shape[-nd - 1], nd)).astype(dtype)
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y, i = getattr(F, f"fractional_max_pool{nd}d")(lx, k, output_size=o, return_indices=True,
+                                                    _random_samples=lucid.tensor(s))
+    ty, ti = getattr(torch.nn.functional, f"fractional_max_pool{nd}d")(tx, k, output_size=o, return_indices=True,
+                                                                        _random_samples=torch.tensor(s))
+    close(y, ty, 0)
+    np.testing.assert_array_equal(i.numpy(), ti.numpy())
+    g = arr(*ty.shape).astype(dtype)
+    y.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    close(lx.grad, tx.grad, TOL[dtype])
+
+
+def test_fractional_max_pool_ratio_module_and_errors(torch):
+    x = lucid.tensor(arr(2, 3, 10, 12))
+    s = lucid.tensor(RNG.random((2, 3, 2)))
+    m = nn.FractionalMaxPool2d(2, output_ratio=0.5, _random_samples=s)
+    t = torch.nn.FractionalMaxPool2d(2, output_ratio=0.5, _random_samples=torch.tensor(s.numpy()))
+    close(m(x), t(torch.tensor(x.numpy())), 0)
+    assert nn.FractionalMaxPool3d(2, output_size=2)(lucid.tensor(arr(1, 2, 5, 5, 5))).shape == (1, 2, 2, 2, 2)
+    y = F.fractional_max_pool2d(x, 3, output_size=4)  # random samples drawn internally
+    assert y.shape == (2, 3, 4, 4)
+    with pytest.raises(ValueError):
+        nn.FractionalMaxPool2d(2)
+    with pytest.raises(ValueError):
+        nn.FractionalMaxPool2d(2, output_ratio=1.5)
+    with pytest.raises(lucid.ShapeMismatch):
+        F.fractional_max_pool2d(x, 3, output_size=9)
+    with pytest.raises(lucid.ShapeMismatch):
+        F.fractional_max_pool2d(x, 2, output_size=4, _random_samples=lucid.tensor(RNG.random((1, 3, 2))))
+    xg = lucid.tensor(RNG.permutation(2 * 36).reshape(1, 2, 6, 6).astype(np.float64), requires_grad=True)
+    f = lambda t: F.fractional_max_pool2d(t, 2, output_size=3, _random_samples=s[:1, :2])  # noqa: E731
+    assert gradcheck(f, (xg,))
+    assert gradgradcheck(f, (xg,))
+
+
+# ---- half precision (computed in float32)
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_precision_pools(torch, dt):
+    x = arr(2, 3, 6, 7)
+    tdt = getattr(torch, dt)
+    lx = lucid.tensor(x).to(getattr(lucid, dt))
+    tx = torch.tensor(x).to(tdt)
+    for name, kw in [("avg_pool2d", dict(kernel_size=2)), ("adaptive_avg_pool2d", dict(output_size=3)),
+                     ("max_pool3d", dict(kernel_size=2)), ("adaptive_max_pool2d", dict(output_size=(2, 3)))]:
+        y = getattr(F, name)(lx, **kw)
+        ty = getattr(torch.nn.functional, name)(tx, **kw)
+        assert y.dtype == getattr(lucid, dt)
+        close(y.float(), ty.float(), 1e-2)
+
+
+def test_embedding_bag_max_first_of_ties(torch):
+    w = np.array([[1.0, 5.0], [1.0, 2.0], [3.0, 5.0]])
+    idx = np.array([[0, 1, 2], [1, 1, 0]])
+    lw, tw = lucid.tensor(w, requires_grad=True), torch.tensor(w, requires_grad=True)
+    y = F.embedding_bag(lucid.tensor(idx), lw, mode="max")
+    ty = torch.nn.functional.embedding_bag(torch.tensor(idx), tw, mode="max")
+    close(y, ty)
+    y.sum().backward()
+    ty.sum().backward()
+    close(lw.grad.sum(0), tw.grad.sum(0))  # one gradient per (bag, column), whichever tied row gets it
+
+
+@pytest.mark.parametrize("dt", ["int64", "int32", "int16", "int8", "uint8"])
+def test_integer_avg_and_max_pools(torch, dt):
+    x = RNG.integers(0 if dt == "uint8" else -50, 50, (2, 3, 7, 8)).astype(dt)
+    for kw in [dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
+               dict(kernel_size=2, count_include_pad=False, padding=1), dict(kernel_size=3, divisor_override=4)]:
+        y = F.avg_pool2d(lucid.tensor(x), **kw)
+        assert y.dtype == getattr(lucid, dt)
+        ref = torch.nn.functional.avg_pool2d(torch.tensor(x.astype(np.int64)), **kw).numpy()  # torch: int64 only
+        np.testing.assert_array_equal(y.numpy(), ref.astype(dt))
+    y, i = F.max_pool3d(lucid.tensor(x), 2, return_indices=True)
+    ty, ti = torch.nn.functional.max_pool3d(torch.tensor(x), 2, return_indices=True)
+    np.testing.assert_array_equal(y.numpy(), ty.numpy())
+    np.testing.assert_array_equal(i.numpy(), ti.numpy())
+    with pytest.raises(NotImplementedError):
+        F.adaptive_avg_pool2d(lucid.tensor(x), 2)

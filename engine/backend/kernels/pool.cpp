@@ -5,4 +5,5 @@ namespace lucid {
 LUCID_DEFINE_KERNEL(pool_max_kernel)
 LUCID_DEFINE_KERNEL(pool_avg_kernel)
 LUCID_DEFINE_KERNEL(pool_avg_backward_kernel)
+LUCID_DEFINE_KERNEL(pool_fractional_max_kernel)
 }  // namespace lucid

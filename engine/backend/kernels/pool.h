@@ -2,6 +2,7 @@
 // Kernels of the generic pooling ops (ops/nn_pool2.cpp): max / average pooling over up to three spatial
 // dims with per-output window tables, so the same kernels serve fixed windows (kernel/stride/padding/
 // dilation/ceil_mode) and adaptive windows (PyTorch's floor/ceil start/end formulas).
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -32,5 +33,12 @@ LUCID_DECLARE_KERNEL(pool_avg_kernel, void (*)(const TensorImpl& out, const Tens
 // The adjoint of pool_avg_kernel: gx (P, D, H, W) contiguous zeroed accumulates g (P, OD, OH, OW) contiguous.
 LUCID_DECLARE_KERNEL(pool_avg_backward_kernel, void (*)(const TensorImpl& gx, const TensorImpl& g, const PoolGeom& geo,
                                                         bool count_include_pad, int64_t divisor_override))
+
+// Fractional max pooling (Graham): x (P, D, H, W) contiguous, samples (P, 3) contiguous of x's dtype (the
+// per-plane random offsets for D, H, W; D's unused for 2-d), kernel (kd, kh, kw); out/indices (P, OD, OH,
+// OW) contiguous. Window starts follow PyTorch's generate_intervals, computed in x's precision.
+LUCID_DECLARE_KERNEL(pool_fractional_max_kernel, void (*)(const TensorImpl& out, const TensorImpl& indices,
+                                                          const TensorImpl& x, const TensorImpl& samples,
+                                                          const std::array<int64_t, 3>& kernel))
 
 }  // namespace lucid
