@@ -33,12 +33,13 @@ std::string vec_str(const IntVec& v) {
 }
 
 // Validates rank/dtype; returns x as a contiguous (P, D, H, W) and the leading (batch, channel) shape.
-Tensor to_planes(const Tensor& x, int nd, const char* op, Shape& lead, IntVec& spatial) {
+Tensor to_planes(const Tensor& x, int nd, const char* op, Shape& lead, IntVec& spatial, bool ints = false) {
   LUCID_CHECK(x->dim() == nd + 1 || x->dim() == nd + 2, ShapeMismatch,
               "[" << op << "] expected a " << nd + 1 << "-D (unbatched) or " << nd + 2 << "-D (batched) input, got shape "
                   << shape_str(x->shape()));
-  LUCID_CHECK(x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64, NotImplemented,
-              "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(x->dtype()));
+  LUCID_CHECK(x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64 ||
+                  (ints && is_integral(x->dtype(), false)),
+              NotImplemented, "[" << op << "] does not support " << dtype_name(x->dtype()) << " tensors");
   const Shape& s = x->shape();
   lead.assign(s.begin(), s.end() - nd);
   spatial.assign(s.end() - nd, s.end());
@@ -206,7 +207,7 @@ Tensor avg_pool(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec pa
   const std::string op = pool_name("avg_pool", nd);
   Shape lead;
   IntVec spatial;
-  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial);
+  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial, true);
   kernel = expand_arg(kernel, nd, op.c_str(), "kernel_size");
   stride = stride.empty() ? kernel : expand_arg(stride, nd, op.c_str(), "stride");
   padding = expand_arg(padding, nd, op.c_str(), "padding");
@@ -224,7 +225,7 @@ std::pair<Tensor, Tensor> max_pool_with_indices(const Tensor& x, int nd, IntVec 
   const std::string op = pool_name("max_pool", nd);
   Shape lead;
   IntVec spatial;
-  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial);
+  Tensor X = to_planes(x, nd, op.c_str(), lead, spatial, true);
   kernel = expand_arg(kernel, nd, op.c_str(), "kernel_size");
   stride = stride.empty() ? kernel : expand_arg(stride, nd, op.c_str(), "stride");
   padding = expand_arg(padding, nd, op.c_str(), "padding");

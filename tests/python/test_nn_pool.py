@@ -441,7 +441,9 @@ def test_pool_errors():
     with pytest.raises(lucid.ShapeMismatch):
         F.max_pool3d(lucid.tensor(arr(2, 3, 1, 1, 1)), 2)
     with pytest.raises(NotImplementedError):
-        F.avg_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.int64)), 2)
+        F.avg_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.bool_)), 2)
+    with pytest.raises(NotImplementedError):
+        F.adaptive_max_pool1d(lucid.tensor(np.ones((2, 3, 4), dtype=np.complex64)), 2)
     with pytest.raises(lucid.ShapeMismatch):
         F.adaptive_avg_pool2d(lucid.tensor(arr(2, 3, 0, 4)), 2)
     with pytest.raises(TypeError):
@@ -539,3 +541,20 @@ def test_embedding_bag_max_first_of_ties(torch):
     y.sum().backward()
     ty.sum().backward()
     close(lw.grad.sum(0), tw.grad.sum(0))  # one gradient per (bag, column), whichever tied row gets it
+
+
+@pytest.mark.parametrize("dt", ["int64", "int32", "int16", "int8", "uint8"])
+def test_integer_avg_and_max_pools(torch, dt):
+    x = RNG.integers(0 if dt == "uint8" else -50, 50, (2, 3, 7, 8)).astype(dt)
+    for kw in [dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
+               dict(kernel_size=2, count_include_pad=False, padding=1), dict(kernel_size=3, divisor_override=4)]:
+        y = F.avg_pool2d(lucid.tensor(x), **kw)
+        assert y.dtype == getattr(lucid, dt)
+        ref = torch.nn.functional.avg_pool2d(torch.tensor(x.astype(np.int64)), **kw).numpy()  # torch: int64 only
+        np.testing.assert_array_equal(y.numpy(), ref.astype(dt))
+    y, i = F.max_pool3d(lucid.tensor(x), 2, return_indices=True)
+    ty, ti = torch.nn.functional.max_pool3d(torch.tensor(x), 2, return_indices=True)
+    np.testing.assert_array_equal(y.numpy(), ty.numpy())
+    np.testing.assert_array_equal(i.numpy(), ti.numpy())
+    with pytest.raises(NotImplementedError):
+        F.adaptive_avg_pool2d(lucid.tensor(x), 2)

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "backend/cpu/parallel.h"
@@ -18,6 +19,30 @@ void dispatch_float(Dtype d, const char* op, F&& f) {
   else LUCID_FAIL(NotImplemented, "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(d));
 }
 
+// float32/float64 and the integer dtypes (max / average pooling of integers as PyTorch: integer division).
+template <typename F>
+void dispatch_real(Dtype d, const char* op, F&& f) {
+  switch (d) {
+    case Dtype::F32: f.template operator()<float>(); break;
+    case Dtype::F64: f.template operator()<double>(); break;
+    case Dtype::U8: f.template operator()<uint8_t>(); break;
+    case Dtype::I8: f.template operator()<int8_t>(); break;
+    case Dtype::I16: f.template operator()<int16_t>(); break;
+    case Dtype::I32: f.template operator()<int32_t>(); break;
+    case Dtype::I64: f.template operator()<int64_t>(); break;
+    default: LUCID_FAIL(NotImplemented, "[" << op << "] does not support " << dtype_name(d) << " tensors");
+  }
+}
+
+template <typename T>
+constexpr bool nan_of(T v) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+
+template <typename T>
+using acc_of = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
+
 int64_t divisor_of(const PoolGeom& g, int64_t od, int64_t oh, int64_t ow, bool cip, int64_t override_) {
   if (override_ > 0) return override_;
   const auto& a = g.ax;
@@ -29,7 +54,7 @@ void pool_max(const TensorImpl& out, const TensorImpl& indices, const TensorImpl
   const auto& a = g.ax;
   const int64_t P = x.shape()[0], H = a[1].in, W = a[2].in, plane = a[0].in * H * W;
   const int64_t OD = a[0].out, OH = a[1].out, OW = a[2].out, L = OD * OH * OW;
-  dispatch_float(x.dtype(), "max_pool", [&]<typename T>() {
+  dispatch_real(x.dtype(), "max_pool", [&]<typename T>() {
     const T* X = x.data<T>();
     T* O = out.data<T>();
     int64_t* I = indices.data<int64_t>();
@@ -40,7 +65,8 @@ void pool_max(const TensorImpl& out, const TensorImpl& indices, const TensorImpl
         for (int64_t od = 0; od < OD; ++od)
           for (int64_t oh = 0; oh < OH; ++oh)
             for (int64_t ow = 0; ow < OW; ++ow, ++o) {
-              T best = -std::numeric_limits<T>::infinity();
+              T best = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                            : std::numeric_limits<T>::lowest();
               int64_t bi = -1;
               bool nan = false;
               const int64_t d0 = a[0].begin[size_t(od)], nd = a[0].taps[size_t(od)], sd = a[0].step;
@@ -52,10 +78,10 @@ void pool_max(const TensorImpl& out, const TensorImpl& indices, const TensorImpl
                   for (int64_t k = 0; k < nw; ++k) {
                     const int64_t at = base + w0 + k * sw;
                     const T v = xp[at];
-                    if (bi < 0 || v > best || std::isnan(v)) {
+                    if (bi < 0 || v > best || nan_of(v)) {
                       best = v;
                       bi = at;
-                      if (std::isnan(v)) {
+                      if (nan_of(v)) {
                         nan = true;
                         break;
                       }
@@ -74,7 +100,7 @@ void pool_avg(const TensorImpl& out, const TensorImpl& x, const PoolGeom& g, boo
   const auto& a = g.ax;
   const int64_t P = x.shape()[0], H = a[1].in, W = a[2].in, plane = a[0].in * H * W;
   const int64_t OD = a[0].out, OH = a[1].out, OW = a[2].out, L = OD * OH * OW;
-  dispatch_float(x.dtype(), "avg_pool", [&]<typename T>() {
+  dispatch_real(x.dtype(), "avg_pool", [&]<typename T>() {
     const T* X = x.data<T>();
     T* O = out.data<T>();
     parallel_for(0, P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L * 4)), [&](int64_t lo, int64_t hi) {
@@ -91,13 +117,13 @@ void pool_avg(const TensorImpl& out, const TensorImpl& x, const PoolGeom& g, boo
                 O[o] = T(0);
                 continue;
               }
-              T s = T(0);
+              acc_of<T> s = 0;
               for (int64_t i = 0; i < nd; ++i)
                 for (int64_t j = 0; j < nh; ++j) {
                   const T* row = xp + ((d0 + i) * H + (h0 + j)) * W + w0;
                   for (int64_t k = 0; k < nw; ++k) s += row[k];
                 }
-              O[o] = s / T(divisor_of(g, od, oh, ow, cip, div));
+              O[o] = T(s / acc_of<T>(divisor_of(g, od, oh, ow, cip, div)));
             }
       }
     });
