@@ -134,6 +134,7 @@ namespace {
 std::vector<int64_t> host_ints(const Tensor& t, const char* what) {
   LUCID_CHECK(t->dtype() == Dtype::I64 || t->dtype() == Dtype::I32, DtypeMismatch,
               "[ctc_loss] " << what << " must be an integer tensor, got " << dtype_name(t->dtype()));
+  LUCID_CHECK(t->device().is_cpu(), NotImplemented, "[ctc_loss] " << what << " must be on the CPU");
   Tensor c = contiguous(cast(t, Dtype::I64));
   const int64_t* p = static_cast<const int64_t*>(c->data_ptr());
   return std::vector<int64_t>(p, p + c->numel());

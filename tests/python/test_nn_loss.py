@@ -520,3 +520,16 @@ def test_ctc_layer(torch):
     close(m(lucid.tensor(x).log_softmax(2), lucid.tensor(tg), il, tl),
           tm(torch.tensor(x).log_softmax(2), torch.tensor(tg), il, tl), 1e-10)
     assert repr(m) == repr(tm)
+
+
+def test_ctc_batch_first_view_int32_targets(torch):
+    x = randn(3, 9, 5)                              # (N, T, C), transposed to a (T, N, C) view
+    tg = RNG.integers(1, 5, (3, 4))
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y = F.ctc_loss(lx.log_softmax(2).transpose(0, 1), lucid.tensor(tg, dtype=lucid.int32), [9, 8, 9], [4, 2, 3])
+    ty = torch.nn.functional.ctc_loss(tx.log_softmax(2).transpose(0, 1), torch.tensor(tg, dtype=torch.int32),
+                                      [9, 8, 9], [4, 2, 3])
+    close(y, ty, 1e-10)
+    y.backward()
+    ty.backward()
+    close(lx.grad, tx.grad, 1e-10)
