@@ -340,3 +340,16 @@ def test_where_condition_only_is_nonzero_tuple():
     assert isinstance(r, tuple) and len(r) == 2
     assert r[0].tolist() == [0, 1] and r[1].tolist() == [0, 1]
     assert lucid.where(T([0, 3, 0, 5]))[0].tolist() == [1, 3]
+
+
+def test_arithmetic_aliases():
+    x = T([1.0, 2.0])
+    assert lucid.multiply(x, 3).tolist() == [3.0, 6.0]
+    assert lucid.subtract(x, 1, alpha=2).tolist() == [-1.0, 0.0]
+    assert lucid.rsub(x, 1).tolist() == [0.0, -1.0]
+    assert x.multiply(x).tolist() == [1.0, 4.0]
+    assert lucid.true_divide(T([1, 2]), 2).tolist() == [0.5, 1.0]
+    assert lucid.divide(T([7]), 2, rounding_mode="floor").tolist() == [3]
+    y = T([4.0])
+    y.subtract_(1)
+    assert y.tolist() == [3.0]
