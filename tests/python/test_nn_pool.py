@@ -558,3 +558,28 @@ def test_integer_avg_and_max_pools(torch, dt):
     np.testing.assert_array_equal(i.numpy(), ti.numpy())
     with pytest.raises(NotImplementedError):
         F.adaptive_avg_pool2d(lucid.tensor(x), 2)
+
+
+@pytest.mark.parametrize("kw", [dict(padding_idx=3), dict(scale_grad_by_freq=True),
+                                dict(padding_idx=1, scale_grad_by_freq=True)])
+def test_embedding_double_backward_matches_torch(torch, kw):
+    # padding_idx / scale_grad_by_freq gradients are not true derivatives, so gradgradcheck can't judge them;
+    # the gradient of the (linear) weight gradient with respect to the incoming gradient is checked instead.
+    w, idx, g, v = arr(6, 3), np.array([[1, 3, 3], [0, 5, 1]]), arr(2, 3, 3), arr(6, 3)
+    lw, tw = lucid.tensor(w, requires_grad=True), torch.tensor(w, requires_grad=True)
+    lg, tg = lucid.tensor(g, requires_grad=True), torch.tensor(g, requires_grad=True)
+    (gw,) = lucid.autograd.grad(F.embedding(lucid.tensor(idx), lw, **kw), (lw,), lg, create_graph=True)
+    (tgw,) = torch.autograd.grad(torch.nn.functional.embedding(torch.tensor(idx), tw, **kw), (tw,), tg,
+                                 create_graph=True)
+    close(gw, tgw)
+    (gw * lucid.tensor(v)).sum().backward()
+    (tgw * torch.tensor(v)).sum().backward()
+    if not kw.get("scale_grad_by_freq"):
+        close(lg.grad, tg.grad)
+    else:  # lucid's is the exact adjoint: v's rows, scaled by 1/count, 0 at padding_idx (PyTorch drops the scale)
+        flat = idx.reshape(-1)
+        counts = np.bincount(flat, minlength=6)
+        want = v[flat] / counts[flat][:, None]
+        if "padding_idx" in kw:
+            want[flat == kw["padding_idx"]] = 0
+        close(lg.grad, want.reshape(2, 3, 3))
