@@ -16,13 +16,13 @@ IntVec ints_arg(nb::handle h, const char* op, const char* name) {
   return v;
 }
 
-// output_size entries may be None (keep the input extent): -1.
+// output_size entries may be None (keep the input extent): kKeepExtent.
 IntVec sizes_arg(nb::handle h, const char* op) {
   if (PyLong_Check(h.ptr())) return {nb::cast<int64_t>(h)};
-  if (h.is_none()) return {-1};
+  if (h.is_none()) return {kKeepExtent};
   IntVec v;
   try {
-    for (nb::handle e : h) v.push_back(e.is_none() ? -1 : nb::cast<int64_t>(e));
+    for (nb::handle e : h) v.push_back(e.is_none() ? kKeepExtent : nb::cast<int64_t>(e));
   } catch (const std::exception&) {
     LUCID_FAIL(Type, "[" << op << "] output_size must be an int or a tuple of ints/None, got " << nb::str(h).c_str());
   }

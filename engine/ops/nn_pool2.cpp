@@ -133,7 +133,9 @@ Geom adaptive_geom(const IntVec& spatial, int nd, IntVec out, const char* op) {
   auto g = std::make_shared<PoolGeom>();
   for (int i = 0; i < 3 - nd; ++i) g->ax[i] = adaptive_axis(1, 1);
   for (int i = 0; i < nd; ++i) {
-    if (out[size_t(i)] < 0) out[size_t(i)] = spatial[size_t(i)];
+    if (out[size_t(i)] == kKeepExtent) out[size_t(i)] = spatial[size_t(i)];
+    LUCID_CHECK(out[size_t(i)] >= 0, Value, "[" << op << "] elements of output_size must be greater than or equal to 0, "
+                                                  "got " << out[size_t(i)]);
     g->ax[3 - nd + i] = adaptive_axis(spatial[size_t(i)], out[size_t(i)]);
   }
   return g;

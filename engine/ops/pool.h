@@ -1,6 +1,7 @@
 #pragma once
 // Generic pooling over 1, 2 or 3 trailing spatial dims (ops/nn_pool2.cpp): average / max pooling with
 // fixed windows, adaptive average / max pooling, max unpooling, embedding lookups.
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,7 +17,8 @@ Tensor avg_pool(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec pa
                 bool count_include_pad, std::optional<int64_t> divisor_override);
 std::pair<Tensor, Tensor> max_pool_with_indices(const Tensor& x, int nd, IntVec kernel, IntVec stride, IntVec padding,
                                                 IntVec dilation, bool ceil_mode);
-// output_size entries < 0 keep the input extent (PyTorch's None).
+// output_size entries equal to kKeepExtent keep the input extent (PyTorch's None); other negatives raise.
+constexpr int64_t kKeepExtent = INT64_MIN;
 Tensor adaptive_avg_pool(const Tensor& x, int nd, IntVec output_size);
 std::pair<Tensor, Tensor> adaptive_max_pool(const Tensor& x, int nd, IntVec output_size);
 // Scatters x into zeros of the given spatial size at the flat plane indices.

@@ -448,6 +448,10 @@ def test_pool_errors():
         F.adaptive_avg_pool2d(lucid.tensor(arr(2, 3, 0, 4)), 2)
     with pytest.raises(TypeError):
         F.adaptive_avg_pool2d(x, "a")
+    with pytest.raises(ValueError):
+        F.adaptive_avg_pool2d(x, (-1, 2))
+    with pytest.raises(lucid.ShapeMismatch):
+        F.adaptive_max_pool2d(x, 0)
     y, idx = F.max_pool2d(x, 2, return_indices=True)
     with pytest.raises(IndexError, match="invalid max index"):
         F.max_unpool2d(y, idx * 10, 2)
