@@ -84,7 +84,7 @@ class Embedding(Module):
 
 
 class EmbeddingBag(Module):
-    """Sums, means or maxes of bags of embeddings, without materialising the per-index rows' layout."""
+    """Sums, means or maxes of bags of embeddings (F.embedding_bag)."""
 
     def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
                  mode="mean", sparse=False, _weight=None, include_last_offset=False, padding_idx=None,
