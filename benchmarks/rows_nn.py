@@ -147,6 +147,35 @@ def training_rows(device, quick):
     return rows
 
 
+def activation_rows(device, quick):
+    """Fused activation kernels (forward) on 1M and 10M elements, and gelu forward+backward."""
+    rows = []
+    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000)):
+        a, ta = _pair((n,), device)
+        rows.append(Row("elementwise", f"relu {n}", lambda a=a: lucid.relu(a), lambda ta=ta: torch.relu(ta),
+                        bytes_moved=8 * n))
+        rows.append(Row("elementwise", f"gelu {n}", lambda a=a: LF.gelu(a), lambda ta=ta: torch.nn.functional.gelu(ta),
+                        bytes_moved=8 * n, rtol=1e-5, atol=2e-6))
+        rows.append(Row("elementwise", f"gelu tanh {n}", lambda a=a: LF.gelu(a, approximate="tanh"),
+                        lambda ta=ta: torch.nn.functional.gelu(ta, approximate="tanh"), bytes_moved=8 * n,
+                        rtol=1e-5, atol=1e-6))
+        rows.append(Row("elementwise", f"silu {n}", lambda a=a: LF.silu(a), lambda ta=ta: torch.nn.functional.silu(ta),
+                        bytes_moved=8 * n, rtol=1e-5, atol=1e-6))
+    n = 1 << 20
+    ga, gta = _pair((n,), device, requires_grad=True)
+
+    def fb_lucid():
+        LF.gelu(ga).sum().backward()
+        ga.grad = None
+
+    def fb_torch():
+        torch.nn.functional.gelu(gta).sum().backward()
+        gta.grad = None
+
+    rows.append(Row("elementwise", f"gelu fwd+bwd {n}", fb_lucid, fb_torch, bytes_moved=20 * n, check=False))
+    return rows
+
+
 def all_nn_rows(device, quick):
-    return overhead_nn_rows(device) + norm_rows(device, quick) + conv_rows(device, quick) + \
-        training_rows(device, quick)
+    return overhead_nn_rows(device) + activation_rows(device, quick) + norm_rows(device, quick) + \
+        conv_rows(device, quick) + training_rows(device, quick)

@@ -171,6 +171,8 @@ void init_shape(nb::module_& m) {
   m.def("_atleast_2d", [](const Tensor& t) { return atleast_2d(t); });
   m.def("_atleast_3d", [](const Tensor& t) { return atleast_3d(t); });
   m.def("_cartesian_prod", [](VT ts) { return cartesian_prod(ts); });
+  m.def("combinations", [](const Tensor& t, int64_t r, bool w) { return combinations(t, r, w); }, nb::arg("input"),
+        nb::arg("r") = 2, nb::arg("with_replacement") = false);
 }
 
 LUCID_BINDINGS(init_shape)

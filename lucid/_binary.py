@@ -1,4 +1,30 @@
-"""The binary family beyond add/sub/mul/div (comparisons, where, pow, maximum, bitwise, ...): module functions and Tensor methods."""
-from lucid import _C  # noqa: F401
+"""The binary family beyond add/sub/mul/div (comparisons, where, pow, maximum, bitwise, ...): module
+functions and Tensor methods. Everything is bound in C++ (bindings/binary.cpp); this module exports
+the names and adds the few spellings PyTorch has on top."""
+from lucid import _C
 
-__all__ = []
+_NAMES = (
+    "eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+    "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "hypot",
+    "maximum", "minimum", "fmax", "fmin", "logaddexp", "logaddexp2", "copysign", "xlogy", "heaviside",
+    "where", "lerp", "addcmul", "addcdiv", "isclose", "allclose", "equal", "complex", "polar",
+    "divide", "true_divide",
+)
+for _name in _NAMES:
+    globals()[_name] = getattr(_C, _name)
+
+multiply, subtract = _C.mul, _C.sub
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (PyTorch's rsub)."""
+    return _C.sub(other, input, alpha=alpha)
+
+
+__all__ = list(_NAMES) + ["multiply", "subtract", "rsub"]
+
+# PyTorch's alias methods of the arithmetic core
+for _alias, _target in (("multiply", "mul"), ("multiply_", "mul_"), ("subtract", "sub"), ("subtract_", "sub_")):
+    setattr(_C.Tensor, _alias, getattr(_C.Tensor, _target))

@@ -15,6 +15,7 @@ unflatten, ravel, movedim, moveaxis, swapaxes, swapdims = (_C.unflatten, _C.rave
 flip, fliplr, flipud, roll, rot90 = _C.flip, _C.fliplr, _C.flipud, _C.roll, _C.rot90
 tile, repeat_interleave, pad = _C.tile, _C.repeat_interleave, _C.pad
 tril, triu, diag, diag_embed, diagflat = _C.tril, _C.triu, _C.diag, _C.diag_embed, _C.diagflat
+combinations = _C.combinations
 
 
 def _tensors(args, name):
@@ -79,4 +80,4 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "split", "chunk", "tensor_split", "unbind", "hsplit", "vsplit", "dsplit", "unflatten", "ravel", "movedim", "moveaxis", "swapaxes",
            "swapdims", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "pad", "tril",
            "triu", "tril_indices", "triu_indices", "diag", "diag_embed", "diagflat", "block_diag", "meshgrid",
-           "broadcast_tensors", "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod"]
+           "broadcast_tensors", "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod", "combinations"]

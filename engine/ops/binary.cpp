@@ -16,12 +16,16 @@ const char* op_name(BinaryOp op) {
     case BinaryOp::Sub: return "sub";
     case BinaryOp::Mul: return "mul";
     case BinaryOp::Div: return "div";
+    default: return binary_detail::ext_name(op);
   }
-  return "?";
 }
 
+}  // namespace
+
+namespace binary_detail {
+
 // A 0-d CPU tensor may meet a CUDA tensor: it is read as a scalar (as in PyTorch).
-bool is_cpu_scalar(const Tensor& t) { return t->dim() == 0 && t->device().is_cpu(); }
+static bool is_cpu_scalar(const Tensor& t) { return t->dim() == 0 && t->device().is_cpu(); }
 
 Device pick_device(const Operand& a, const Operand& b, const char* op) {
   const Tensor* ta = std::get_if<Tensor>(&a);
@@ -47,11 +51,19 @@ Tensor materialize(const Operand& x, Dtype dt, Device dev, const Shape& shape) {
   return expand(s, shape);
 }
 
-const Shape kScalarShape{};
+static const Shape kScalarShape{};
 const Shape& shape_of(const Operand& x) {
   const Tensor* t = std::get_if<Tensor>(&x);
   return t ? (*t)->shape() : kScalarShape;
 }
+
+}  // namespace binary_detail
+
+namespace {
+
+using binary_detail::materialize;
+using binary_detail::pick_device;
+using binary_detail::shape_of;
 
 bool is_bool_operand(const Operand& x) {
   if (const Tensor* t = std::get_if<Tensor>(&x)) return (*t)->dtype() == Dtype::Bool;
@@ -82,6 +94,7 @@ Dtype compute_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype* resu
                 "invert a mask, use the `~` or `logical_not()` operator instead.");
   }
   *result = r;
+  if (op > BinaryOp::Div) return binary_detail::ext_dtype(op, a, b, r);
   if (op == BinaryOp::Div && is_integral(r, true)) return default_dtype();
   return r;
 }
@@ -155,6 +168,9 @@ void record_binary(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& 
                Tensor gb = n.needs_input_grad(1) ? mul(mul(ga, Scalar::from_int(-1)), conj(div(s[0], s[1]))) : nullptr;
                return std::vector<Tensor>{n.needs_input_grad(0) ? ga : nullptr, gb};
              });
+      break;
+    default:
+      binary_detail::record_ext(op, a, b, out, sa, sb);
       break;
   }
 }

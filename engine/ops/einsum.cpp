@@ -133,12 +133,13 @@ Operand_ contract(Operand_ a, Operand_ b, Needed needed, bool prefer_b_first) {
   if (contr.empty() || (af.empty() && bf.empty())) {
     // A broadcast multiply, then a sum over the contracted labels (batched dot products and outer
     // products would be many tiny GEMMs).
-    std::vector<int> order = r.labels;
-    order.insert(order.end(), contr.begin(), contr.end());
+    // Contracted labels go outermost: summing leading dims accumulates whole rows (fast).
+    std::vector<int> order = contr;
+    order.insert(order.end(), r.labels.begin(), r.labels.end());
     r.t = mul(arrange(a, order), arrange(b, order));
     if (!contr.empty()) {
       std::vector<int64_t> dims;
-      for (size_t i = r.labels.size(); i < order.size(); ++i) dims.push_back(int64_t(i));
+      for (size_t i = 0; i < contr.size(); ++i) dims.push_back(int64_t(i));
       r.t = sum(r.t, dims, false, r.t->dtype());
     }
     return r;

@@ -1,4 +1,4 @@
-// The indexing family. Every op here reduces to two kernels (backend/kernels/indexing.h): a read
+// The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
 // idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
 #include "ops/indexing.h"
@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "backend/kernels/indexing.h"
+#include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
@@ -49,13 +50,6 @@ bool broadcasts_to(const Shape& from, const Shape& to) {
   return true;
 }
 
-template <typename V>
-V permuted(const V& v, const std::vector<int64_t>& perm) {
-  V out;
-  for (auto p : perm) out.push_back(v[size_t(p)]);
-  return out;
-}
-
 int64_t numel_of(const Shape& s) {
   int64_t n = 1;
   for (auto x : s) n *= x;
@@ -88,14 +82,21 @@ void check_range(const Tensor& idx, int64_t lo, int64_t hi, const char* op, int6
     LUCID_FAIL(Index, "[" << op << "] index " << bad << " is out of bounds for dimension " << dim << " with size " << size);
 }
 
-Scalar scalar_of(const Operand& v, const char* op) {
+// A fill value: a scalar, or the item of a 0-d tensor; a complex value needs a complex self (as PyTorch).
+Scalar scalar_of(const Operand& v, Dtype self_dtype, const char* op) {
+  Scalar s;
   if (const Tensor* t = std::get_if<Tensor>(&v)) {
     LUCID_CHECK((*t)->dim() == 0, ShapeMismatch,
                 "[" << op << "] only supports a 0-dimensional value tensor, but got tensor with " << (*t)->dim()
                     << " dimension(s)");
-    return item(*t);
+    s = item(*t);
+  } else {
+    s = std::get<Scalar>(v);
   }
-  return std::get<Scalar>(v);
+  LUCID_CHECK(s.kind != DtypeCategory::Complex || s.im == 0 || is_complex(self_dtype), Generic,
+              "[" << op << "] value " << s.re << (s.im < 0 ? "-" : "+") << std::abs(s.im) << "j cannot be converted to type "
+                  << dtype_name(self_dtype) << " without overflow");
+  return s;
 }
 
 // The in-place form of a write op: with autograd, the result is computed out of place from a
@@ -132,6 +133,16 @@ Tensor narrow_to(const Tensor& t, const Tensor& like) {
   for (int64_t d = 0; d < like->dim() && d < t->dim(); ++d)
     if (t->shape()[size_t(d)] != like->shape()[size_t(d)]) v = narrow(v, d, 0, like->shape()[size_t(d)]);
   return v;
+}
+
+// The largest dim of `shape` outside `exclude` (positions differing there never collide); -1 if none.
+int64_t split_dim(const Shape& shape, const std::vector<int64_t>& exclude) {
+  int64_t best = -1;
+  for (int64_t i = 0; i < int64_t(shape.size()); ++i) {
+    if (std::find(exclude.begin(), exclude.end(), i) != exclude.end()) continue;
+    if (best < 0 || shape[size_t(i)] > shape[size_t(best)]) best = i;
+  }
+  return best;
 }
 
 // ---- gather / scatter
@@ -176,15 +187,8 @@ void scatter_into(ScatterOp op, const Tensor& out, int64_t d, const Tensor& inde
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(is, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = raw(index, ps, permuted(strides1(index), perm));
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, is[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, is, ost), *raw(src, is, sst), *as_rank1(index), mult,
+                                    split_dim(is, {d}));
 }
 
 ScatterOp legacy_reduce(const std::string& reduce, const char* op) {
@@ -225,9 +229,39 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
   return out;
 }
 
+// Gradients of scatter_reduce's prod/amax/amin for self and src (src narrowed to the index's shape),
+// as PyTorch's scatter_reduce_backward: a zero factor gets the product of the others; ties of a max
+// or min share the gradient evenly.
+std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const Tensor& g, int64_t dim, const Tensor& index,
+                                              const Tensor& self, const Tensor& src, const Tensor& result,
+                                              bool include_self) {
+  const Scalar zero = Scalar::from_int(0), one = Scalar::from_int(1);
+  if (reduce == "prod") {
+    Tensor masked_self = masked_fill(self, eq(self, zero), one);
+    Tensor masked_self_result = scatter_reduce(masked_self, dim, index, src, reduce, include_self);
+    Tensor gs = div(mul(g, masked_self_result), masked_self);
+    Tensor src_zero = eq(src, zero);
+    Tensor src_num_zeros =
+        gather(scatter_add(zeros(self->shape(), self->dtype(), self->device()), dim, index, cast(src_zero, self->dtype())),
+               dim, index);
+    Tensor src_single_zero = logical_and(src_zero, eq(src_num_zeros, one));
+    Tensor masked_src_result = scatter_reduce(self, dim, index, masked_fill(src, src_single_zero, one), reduce, include_self);
+    Tensor gsrc = where(src_single_zero, gather(mul(g, masked_src_result), dim, index),
+                        div(gather(mul(g, result), dim, index), masked_fill(src, src_zero, one)));
+    return {gs, gsrc};
+  }
+  // amax / amin
+  Tensor value = gather(result, dim, index);
+  Tensor self_is_result = eq(self, result), src_is_result = eq(src, value);
+  Tensor n = scatter_add(cast(self_is_result, self->dtype()), dim, index, cast(src_is_result, self->dtype()));
+  Tensor gd = div(g, n);
+  return {mul(cast(self_is_result, g->dtype()), gd), mul(cast(src_is_result, g->dtype()), gather(gd, dim, index))};
+}
+
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, ScatterOp op,
                      const char* name) {
   const int64_t d = check_gather(self, dim, index, nullptr, name);
+  scalar_of(value, self->dtype(), name);
   Tensor out = fresh_copy(self);
   scatter_into(op, out, d, index, scalar_tensor(value, self->dtype(), self->device()));
   if (op == ScatterOp::Assign) {
@@ -312,15 +346,8 @@ void index_write_into(ScatterOp op, const Tensor& out, const DimIndex& di, const
   const int64_t mult = ost[size_t(d)] * out->element_size();
   ost[size_t(d)] = 0;
   const Strides sst = src->dim() == 0 ? Strides(size_t(r), 0) : strides1(src);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != d) perm.push_back(i);
-  perm.push_back(d);
-  const Shape ps = permuted(di.shape, perm);
-  Tensor dst = raw(out, ps, permuted(ost, perm));
-  Tensor s = raw(src, ps, permuted(sst, perm));
-  Tensor ix = di.idx->as_view(ps, permuted(di.idx->strides(), perm), di.idx->storage_offset());
-  index_write_kernel(out->device())(op, *dst, *s, *ix, mult, di.shape[size_t(d)]);
+  index_write_kernel(out->device())(op, *raw(out, di.shape, ost), *raw(src, di.shape, sst), *di.idx, mult,
+                                    split_dim(di.shape, {d}));
 }
 
 Tensor scaled(const Tensor& t, const Scalar& alpha) {
@@ -467,17 +494,11 @@ void index_put_into(const Tensor& out, const std::vector<Tensor>& idx, const Ten
               "[index_put_] shape mismatch: value tensor of shape " << shape_str(values->shape())
                   << " cannot be broadcast to indexing result of shape " << shape_str(p.result));
   if (numel_of(p.result) == 0) return;
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < int64_t(p.result.size()); ++i)
-    if (std::find(p.b_dims.begin(), p.b_dims.end(), i) == p.b_dims.end()) perm.push_back(i);
-  for (auto i : p.b_dims) perm.push_back(i);
-  const Shape ps = permuted(p.result, perm);
-  Tensor dst = raw(out, ps, permuted(p.src_strides, perm));
+  Tensor dst = raw(out, p.result, p.src_strides);
   Tensor v = bcast(values, p.result);
-  v = raw(v, ps, permuted(v->strides(), perm));
-  Tensor off = p.off->as_view(ps, permuted(p.off_strides, perm), 0);
+  Tensor off = p.off->as_view(p.result, p.off_strides, 0);
   index_write_kernel(out->device())(accumulate ? ScatterOp::Add : ScatterOp::Assign, *dst, *v, *off,
-                                    out->element_size(), numel_of(p.b));
+                                    out->element_size(), split_dim(p.result, p.b_dims));
 }
 
 Tensor index_put_planned(const Tensor& self, const std::vector<Tensor>& idx, const Tensor& values, bool accumulate) {
@@ -539,6 +560,7 @@ Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tens
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, const std::string& reduce) {
   const ScatterOp op = legacy_reduce(reduce, "scatter_");
   const int64_t d = check_gather(self, dim, index, nullptr, "scatter_");
+  scalar_of(value, self->dtype(), "scatter_");
   return write_inplace("scatter_", self, {}, [&](const Tensor& s) { return scatter_value(s, dim, index, value, op, "scatter_"); },
                        [&] { scatter_into(op, self, d, index, scalar_tensor(value, self->dtype(), self->device())); });
 }
@@ -593,21 +615,14 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
              Tensor gsrc = node.needs_input_grad(1) ? pad_to(gather(gg, dim, s[0]), src_shape) : nullptr;
              return std::vector<Tensor>{gs, gsrc};
            });
-  } else if (op == ScatterOp::Mul) {
-    // d out / d x = out / x for each factor x (inputs with zeros are not special-cased here).
+  } else {
     record("ScatterReduceBackward0", {&self, &src}, {&out},
            {SavedTensor(index, false), SavedTensor(self, false), SavedTensor(src, false), SavedTensor(out, true)},
-           [dim, src_shape, include_self](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-             Tensor go = mul(g[0], s[3]);
-             Tensor gs = include_self ? div(go, s[1]) : scatter(g[0], dim, s[0], Scalar::from_int(0));
-             Tensor gsrc = node.needs_input_grad(1) ? pad_to(div(gather(go, dim, s[0]), narrow_to(s[2], s[0])), src_shape) : nullptr;
-             return std::vector<Tensor>{gs, gsrc};
+           [dim, src_shape, include_self, reduce](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             auto [gs, gsrc] = scatter_reduce_grad(reduce, g[0], dim, s[0], s[1], narrow_to(s[2], s[0]), s[3], include_self);
+             if (!include_self) gs = scatter(gs, dim, s[0], Scalar::from_int(0));
+             return std::vector<Tensor>{gs, node.needs_input_grad(1) ? pad_to(gsrc, src_shape) : nullptr};
            });
-  } else {
-    record("ScatterReduceBackward0", {&self, &src}, {&out}, {}, [reduce](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      LUCID_FAIL(NotImplemented, "[scatter_reduce] the derivative of reduce='" << reduce << "' is not implemented yet");
-      return std::vector<Tensor>{};
-    });
   }
   return out;
 }
@@ -670,7 +685,7 @@ Tensor index_copy_impl(const Tensor& self, int64_t dim, const Tensor& index, con
 
 Tensor index_fill_impl(const Tensor& self, int64_t dim, const Tensor& index, const Operand& value, const DimIndex& di) {
   Tensor out = fresh_copy(self);
-  index_write_into(ScatterOp::Assign, out, di, scalar_tensor(scalar_of(value, "index_fill"), self->dtype(), self->device()));
+  index_write_into(ScatterOp::Assign, out, di, scalar_tensor(scalar_of(value, self->dtype(), "index_fill"), self->dtype(), self->device()));
   const Tensor* vt = std::get_if<Tensor>(&value);
   Tensor v = vt ? *vt : nullptr;
   record("IndexFillBackward0", {&self, &v}, {&out}, {SavedTensor(index, false)},
@@ -719,7 +734,7 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Op
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Operand& value) {
   DimIndex di = dim_index(self, dim, index, "index_fill_");
   const Tensor* vt = std::get_if<Tensor>(&value);
-  const Scalar v = scalar_of(value, "index_fill_");
+  const Scalar v = scalar_of(value, self->dtype(), "index_fill_");
   return write_inplace("index_fill_", self, {vt}, [&](const Tensor& s) { return index_fill_impl(s, dim, index, value, di); },
                        [&] { index_write_into(ScatterOp::Assign, self, di, scalar_tensor(v, self->dtype(), self->device())); });
 }
@@ -736,7 +751,7 @@ void check_mask(const Tensor& self, const Tensor& mask, const char* op) {
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Operand& value) {
   check_mask(self, mask, "masked_fill");
-  const Scalar v = scalar_of(value, "masked_fill");
+  const Scalar v = scalar_of(value, self->dtype(), "masked_fill");
   const Shape shape = broadcast_shapes(self->shape(), mask->shape(), "masked_fill");
   Tensor s = expand(self, shape, "masked_fill");
   Tensor out = fresh_copy(s);
@@ -755,7 +770,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Operand& value)
 
 Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Operand& value) {
   check_mask(self, mask, "masked_fill_");
-  const Scalar v = scalar_of(value, "masked_fill_");
+  const Scalar v = scalar_of(value, self->dtype(), "masked_fill_");
   LUCID_CHECK(broadcasts_to(mask->shape(), self->shape()), ShapeMismatch,
               "[masked_fill_] mask of shape " << shape_str(mask->shape()) << " cannot be broadcast to self's shape "
                                               << shape_str(self->shape()));

@@ -52,7 +52,9 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
                                    << ": inner dimensions " << K << " and " << K2 << " differ");
     Shape s(a_in->shape().begin(), a_in->shape().end() - 1);
     if (b_in->dim() == 2) s.push_back(b_in->shape()[1]);
-    return reshape(matmul(reshape(a_in, {-1, K}), b_in), s);
+    int64_t rows = 1;
+    for (int64_t i = 0; i + 1 < a_in->dim(); ++i) rows *= a_in->shape()[size_t(i)];
+    return reshape(matmul(reshape(a_in, {rows, K}), b_in), s);
   }
   const bool a1 = a_in->dim() == 1, b1 = b_in->dim() == 1;
   Tensor a = a1 ? unsqueeze(a_in, 0) : a_in;

@@ -10,6 +10,7 @@
 #include "ops/matmul.h"
 #include "ops/products.h"
 #include "ops/reduce.h"
+#include "ops/shape.h"
 #include "ops/unary.h"
 #include "ops/view.h"
 
@@ -55,14 +56,16 @@ namespace {
 
 Tensor one_minus(const Tensor& t) { return sub(Scalar::from_int(1), t); }
 
-// ||x1_i - x2_j|| through one GEMM: |x1|^2 - 2 x1 x2^T + |x2|^2, clamped at 1e-30 before the root
-// (PyTorch's _euclidean_dist, so a zero distance has a zero gradient and matches its values).
+// ||x1_i - x2_j|| through one GEMM (PyTorch's _euclidean_dist): [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T
+// is |x1|^2 - 2 x1 x2^T + |x2|^2, floored at 0 and lifted by 1e-30 before the root, so a zero
+// distance has a zero gradient (PyTorch clamps at 1e-30: the same values but below 1e-23).
 Tensor euclidean_mm(const Tensor& x1, const Tensor& x2) {
   Tensor n1 = sum(mul(x1, x1), std::vector<int64_t>{-1}, true);
   Tensor n2 = sum(mul(x2, x2), std::vector<int64_t>{-1}, true);
-  Tensor d2 = add(sub(n1, matmul(x1, matrix_transpose(x2)), Scalar::from_int(2)), matrix_transpose(n2));
-  const Scalar eps = Scalar::from_double(1e-30);
-  return unary(UnaryOp::Sqrt, add(unary(UnaryOp::Relu, sub(d2, eps)), eps));
+  Tensor a = cat({mul(x1, Scalar::from_int(-2)), n1, ones(n1->shape(), n1->dtype(), n1->device())}, -1);
+  Tensor b = cat({x2, ones(n2->shape(), n2->dtype(), n2->device()), n2}, -1);
+  Tensor d2 = matmul(a, matrix_transpose(b));
+  return unary(UnaryOp::Sqrt, add(unary(UnaryOp::Relu, d2), Scalar::from_double(1e-30)));
 }
 
 // The gradient of the p-norm distances d (B, P, R) with respect to x1 (B, P, M) and x2 (B, R, M).

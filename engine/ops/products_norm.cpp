@@ -53,7 +53,9 @@ Tensor keep(const Tensor& t, const std::vector<int64_t>& dims, int64_t rank, boo
   return reshape(t, s);
 }
 
-Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim) {
+Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_t>& dims_in, bool keepdim) {
+  // every dim: the empty list, which the reductions take as a whole-tensor reduction (their fast path)
+  const std::vector<int64_t> dims = int64_t(dims_in.size()) == x->dim() ? std::vector<int64_t>{} : dims_in;
   if (ord == 2) {
     Tensor sq;
     if (is_complex(x->dtype())) {
@@ -68,7 +70,7 @@ Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_
   if (ord == 1) return sum(a, dims, keepdim);
   if (ord == 0) return sum(unary(UnaryOp::Sign, a), dims, keepdim);
   if (std::isinf(ord)) {
-    for (int64_t d : dims)
+    for (int64_t d : dims_in)
       LUCID_CHECK(x->dim() == 0 || x->shape()[size_t(d)] > 0, Index,
                   "[linalg.vector_norm] cannot compute the " << (ord > 0 ? "inf" : "-inf") << " norm on an empty "
                   << "tensor of shape " << shape_str(x->shape()) << " because the operation does not have an identity");
@@ -147,7 +149,10 @@ Tensor matrix_norm(const Tensor& a, const std::string& ord, const std::vector<in
   LUCID_CHECK(ord != "nuc" && ord != "2" && ord != "-2", NotImplemented,
               "[" << op << "] ord=" << ord << " needs the singular values (linalg.svd), which lucid does not have yet");
   Tensor x = dtype && *dtype != a->dtype() ? cast(a, *dtype) : a;
-  Tensor m = modulus(x);
+  // |x| with a gradient for complex x too: the 2-norm over a size-1 dim (view_as_real records none)
+  Tensor m = is_complex(x->dtype())
+                 ? vector_norm(unsqueeze(x, -1), 2, std::vector<int64_t>{-1}, false, std::nullopt)
+                 : unary(UnaryOp::Abs, x);
   // ord +-1: extreme column sum (sum over rows d0, then max over d1); ord +-inf: extreme row sum.
   const bool cols = ord == "1" || ord == "-1";
   LUCID_CHECK(cols || ord == "inf" || ord == "-inf", Value, "[" << op << "] order " << ord << " is not supported");

@@ -5,10 +5,12 @@
 
 #include "backend/kernels/reduce.h"
 #include "ops/binary.h"
+#include "ops/compare.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/graph.h"
 #include "ops/reduce_impl.h"
+#include "ops/shape.h"
 #include "ops/unary.h"
 #include "ops/view.h"
 
@@ -252,15 +254,26 @@ Tensor diff(const Tensor& t, int64_t n, int64_t dim, const std::optional<Tensor>
   LUCID_CHECK(t->dim() >= 1, ShapeMismatch, "[diff] expects input to be at least one-dimensional");
   LUCID_CHECK(n >= 0, Value, "[diff] order must be non-negative but got " << n);
   const int64_t d = wrap_dim(dim, t->dim(), "diff");
-  LUCID_CHECK(!prepend && !append, NotImplemented, "[diff] prepend/append need cat (the shape family), not merged yet");
-  LUCID_CHECK(t->dtype() != Dtype::Bool, NotImplemented, "[diff] bool inputs need logical_xor (the binary family)");
+  for (const auto* o : {&prepend, &append})
+    LUCID_CHECK(!*o || (**o)->dim() == t->dim(), ShapeMismatch,
+                "[diff] diff expects prepend or append to be the same dimension as input (input has " << t->dim()
+                    << " dims, got " << (**o)->dim() << ")");
   Tensor x = t;
+  if (prepend || append) {
+    std::vector<Tensor> parts;
+    if (prepend) parts.push_back(*prepend);
+    parts.push_back(t);
+    if (append) parts.push_back(*append);
+    x = cat(parts, d);
+  }
+  const Tensor x0 = x;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t L = x->shape()[size_t(d)];
     if (L == 0) return clone(x);
-    x = sub(narrow(x, d, 1, L - 1), narrow(x, d, 0, L - 1));
+    Tensor hi = narrow(x, d, 1, L - 1), lo = narrow(x, d, 0, L - 1);
+    x = x->dtype() == Dtype::Bool ? logical_xor(hi, lo) : sub(hi, lo);  // as PyTorch
   }
-  return n == 0 ? clone(t) : x;
+  return n == 0 ? (x0 == t ? clone(t) : x0) : x;
 }
 
 }  // namespace lucid

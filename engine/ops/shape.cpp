@@ -10,6 +10,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/indexing.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
 
@@ -500,34 +501,10 @@ Tensor repeat_interleave(const Tensor& t, const Tensor& repeats, std::optional<i
   if (output_size)
     LUCID_CHECK(*output_size == total, ShapeMismatch,
                 "[repeat_interleave] output_size " << *output_size << " does not match the result size " << total);
-  Shape out_shape = x->shape();
-  out_shape[size_t(d)] = total;
-  Tensor out = TensorImpl::empty(out_shape, x->dtype(), x->device());
-  int64_t off = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (reps[size_t(i)] && out->numel()) {
-      Tensor src;
-      {
-        autograd::GradModeGuard off_grad(false);
-        Shape e = x->shape();
-        e[size_t(d)] = reps[size_t(i)];
-        src = expand(narrow(x, d, i, 1), e);
-      }
-      copy_kernel(out->device())(*raw_narrow(out, d, off, reps[size_t(i)]), *src);
-    }
-    off += reps[size_t(i)];
-  }
-  record("RepeatInterleaveBackward0", {&x}, {&out}, {}, [reps, d](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-    std::vector<Tensor> parts;
-    parts.reserve(reps.size());
-    int64_t o = 0;
-    for (int64_t r : reps) {
-      parts.push_back(sum(narrow(g[0], d, o, r), std::vector<int64_t>{d}, /*keepdim=*/true));
-      o += r;
-    }
-    return std::vector<Tensor>{cat(parts, d)};
-  });
-  return out;
+  std::vector<int64_t> idx;
+  idx.reserve(size_t(total));
+  for (int64_t i = 0; i < n; ++i) idx.insert(idx.end(), size_t(reps[size_t(i)]), i);
+  return index_select(x, d, from_host(idx.data(), {total}, Dtype::I64, x->device()));
 }
 
 Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size) {
@@ -857,6 +834,28 @@ Tensor cartesian_prod(const std::vector<Tensor>& ts) {
   std::vector<Tensor> grids = meshgrid(ts, "ij");
   for (Tensor& g : grids) g = reshape(g, {-1});
   return stack(grids, 1);
+}
+
+Tensor combinations(const Tensor& t, int64_t r, bool with_replacement) {
+  LUCID_CHECK(t->dim() == 1, ShapeMismatch, "[combinations] expects a 1D vector, but got shape " << shape_str(t->shape()));
+  LUCID_CHECK(r >= 0, Generic, "[combinations] expects a non-negative number, but got " << r);
+  const int64_t n = t->numel();
+  if (r == 0) return index_select(t, 0, TensorImpl::empty({0}, Dtype::I64, t->device()));
+  std::vector<int64_t> flat;
+  std::vector<int64_t> idx(static_cast<size_t>(r));
+  bool more = with_replacement ? n > 0 : r <= n;
+  for (int64_t i = 0; i < r; ++i) idx[size_t(i)] = with_replacement ? 0 : i;
+  while (more) {
+    flat.insert(flat.end(), idx.begin(), idx.end());
+    int64_t i = r - 1;
+    while (i >= 0 && idx[size_t(i)] == (with_replacement ? n - 1 : n - r + i)) --i;
+    if (i < 0) break;
+    ++idx[size_t(i)];
+    for (int64_t j = i + 1; j < r; ++j) idx[size_t(j)] = with_replacement ? idx[size_t(i)] : idx[size_t(j - 1)] + 1;
+  }
+  const int64_t k = int64_t(flat.size()) / r;
+  Tensor index = from_host(flat.data(), {int64_t(flat.size())}, Dtype::I64, t->device());
+  return view(index_select(t, 0, index), {k, r});
 }
 
 }  // namespace lucid

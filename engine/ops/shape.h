@@ -77,5 +77,7 @@ Tensor atleast_1d(const Tensor& t);
 Tensor atleast_2d(const Tensor& t);
 Tensor atleast_3d(const Tensor& t);
 Tensor cartesian_prod(const std::vector<Tensor>& tensors);
+// Rows of r elements of a 1-D tensor, in itertools.combinations(_with_replacement) order.
+Tensor combinations(const Tensor& t, int64_t r = 2, bool with_replacement = false);
 
 }  // namespace lucid

@@ -264,3 +264,199 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = tuple(range(input.dim() - k, input.dim()))
     y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return y * weight if weight is not None else y
+
+
+# ---- activations (engine ops of the activation family: one fused kernel each, exact second derivatives)
+
+__all__ += ["relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_", "celu", "celu_", "gelu", "silu",
+            "mish", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink", "hardtanh", "hardtanh_",
+            "hardsigmoid", "hardswish", "logsigmoid", "threshold", "threshold_", "glu", "prelu", "rrelu", "rrelu_",
+            "gumbel_softmax", "sigmoid", "tanh"]
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def relu6(input, inplace=False):
+    """min(max(x, 0), 6)."""
+    return _C.relu6_(input, 0.0, 6.0) if inplace else _C.relu6(input, 0.0, 6.0)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x if x > 0 else negative_slope * x."""
+    return _C.leaky_relu_(input, negative_slope) if inplace else _C.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _C.leaky_relu_(input, negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    return _C.elu_(input, alpha, 1.0, 1.0) if inplace else _C.elu(input, alpha, 1.0, 1.0)
+
+
+def elu_(input, alpha=1.0):
+    return _C.elu_(input, alpha, 1.0, 1.0)
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+    f = _C.selu_ if inplace else _C.selu
+    return f(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+def selu_(input):
+    return _C.selu_(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+def _celu_alpha(alpha):
+    if alpha == 0:
+        raise ValueError("celu: alpha cannot be 0 (ZeroDivisionError)")
+    return alpha
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    f = _C.celu_ if inplace else _C.celu
+    return f(input, _celu_alpha(alpha), 1.0, 1.0 / alpha)
+
+
+def celu_(input, alpha=1.0):
+    return _C.celu_(input, _celu_alpha(alpha), 1.0, 1.0 / alpha)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (approximate='none') or its tanh approximation (approximate='tanh')."""
+    if approximate == "none":
+        return _C.gelu_erf(input)
+    if approximate == "tanh":
+        return _C.gelu_tanh(input)
+    raise ValueError(f"gelu: approximate argument must be either none or tanh, got {approximate!r}")
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x)."""
+    return _C.silu_(input) if inplace else _C.silu(input)
+
+
+def mish(input, inplace=False):
+    """x * tanh(softplus(x))."""
+    return _C.mish_(input) if inplace else _C.mish(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
+    if beta == 0:
+        raise ValueError("softplus: beta must be nonzero")
+    return _C.softplus(input, beta, threshold)
+
+
+def softsign(input):
+    """x / (1 + |x|)."""
+    return _C.softsign(input)
+
+
+def _lambd(name, lambd):
+    if not lambd >= 0:
+        raise ValueError(f"{name}: lambda must be in range [0, inf), but found {lambd}")
+    return lambd
+
+
+def softshrink(input, lambd=0.5):
+    """x - lambd if x > lambd, x + lambd if x < -lambd, else 0."""
+    return _C.softshrink(input, _lambd("softshrink", lambd))
+
+
+def hardshrink(input, lambd=0.5):
+    """x if |x| > lambd else 0."""
+    return _C.hardshrink(input, lambd)
+
+
+def tanhshrink(input):
+    """x - tanh(x)."""
+    return _C.tanhshrink(input)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """clamp(x, min_val, max_val)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _C.hardtanh_(input, min_val, max_val) if inplace else _C.hardtanh(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(x + 3) / 6."""
+    return _C.hardsigmoid_(input) if inplace else _C.hardsigmoid(input)
+
+
+def hardswish(input, inplace=False):
+    """x * relu6(x + 3) / 6."""
+    return _C.hardswish_(input) if inplace else _C.hardswish(input)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)), computed stably."""
+    return _C.logsigmoid(input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """x if x > threshold else value."""
+    return _C.threshold_(input, threshold, value) if inplace else _C.threshold(input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return _C.threshold_(input, threshold, value)
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the two halves of input along dim."""
+    return _C.glu(input, dim)
+
+
+def prelu(input, weight):
+    """x if x > 0 else weight * x, weight a single value or one per channel (dim 1)."""
+    return _C.prelu(input, weight)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Leaky ReLU with a random slope per element drawn from U(lower, upper) when training (lucid's
+    default generator), the mean slope (lower + upper) / 2 otherwise."""
+    return _C.rrelu_(input, lower, upper, training) if inplace else _C.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return _C.rrelu_(input, lower, upper, training)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Samples from the Gumbel-softmax distribution: softmax((logits + g) / tau) with g ~ Gumbel(0, 1);
+    hard=True returns one-hot samples whose gradient is the soft sample's (straight-through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -lucid.empty_like(logits).exponential_().log()
+    y_soft = softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.argmax(dim, keepdim=True)
+    y_hard = lucid.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-x))."""
+    return _C.sigmoid(input)
+
+
+def tanh(input):
+    return _C.tanh(input)
+
+
+# PyTorch spells the indexing family's one_hot torch.nn.functional.one_hot (also lucid.one_hot)
+one_hot = _C.one_hot
+from lucid.nn._functional_pool import *  # noqa: E402,F401,F403
+from lucid.nn._functional_loss import *  # noqa: E402,F401,F403

@@ -306,7 +306,7 @@ def _count_ref(a, out, dim=None):
 
 
 def _diff_ref(a, out, n=1, dim=-1):
-    return np.diff(wide(a, out), n=n, axis=dim)
+    return np.diff(wide(a, out) if out is not BOOL else a.astype(bool), n=n, axis=dim)
 
 
 def _trace_ref(a, out):
@@ -460,12 +460,20 @@ OPS = [
            lambda d: multi_dim_samples(d, keep=False),
            torch_op=lambda torch, t, dim=None: torch.count_nonzero(t, dim),
            variants={"method": _method("count_nonzero")}, differentiable=False, cuda=False),
-    OpInfo("diff", _lu_red("diff"), _diff_ref, _same, NO_BOOL,
+    OpInfo("diff", _lu_red("diff"), _diff_ref, _same, ALL_DTYPES,
            lambda d: [Sample(((7,),)), Sample(((3, 4),), dict(dim=0)), Sample(((3, 5),), dict(n=2)),
                       Sample(((2, 3, 4),), dict(n=2, dim=1)), Sample(((3, 4),), dict(n=0)),
                       Sample(((3, 4),), dict(n=5)), Sample(((0, 3),), dict(dim=0), "empty"),
                       Sample(((67, 129),), dict(dim=0), "large")],
            torch_op=lambda torch, t, **kw: torch.diff(t, **kw), variants={"method": _method("diff")}, cuda=False),
+    OpInfo("diff_prepend_append", lambda a, p, q, **kw: lucid.diff(a, prepend=p, append=q, **kw),
+           lambda a, p, q, out, n=1, dim=-1: np.diff(wide(a, out), n=n, axis=dim, prepend=wide(p, out),
+                                                     append=wide(q, out)),
+           _same, NO_BOOL,
+           lambda d: [Sample(((3, 4), (3, 1), (3, 2))), Sample(((3, 4), (2, 4), (1, 4)), dict(dim=0, n=2)),
+                      Sample(((5,), (0,), (3,)), dict(n=3)), Sample(((0, 3), (2, 3), (0, 3)), dict(dim=0), "empty")],
+           torch_op=lambda torch, a, p, q, **kw: torch.diff(a, prepend=p, append=q, **kw),
+           variants={"method": lambda a, p, q, **kw: a.diff(prepend=p, append=q, **kw)}, cuda=False),
     OpInfo("trace", lambda a: lucid.trace(a), _trace_ref, _int_to_i64, NO_BOOL,
            lambda d: [Sample(((3, 3),)), Sample(((3, 5),)), Sample(((5, 2),)), Sample(((0, 3),), kind="empty"),
                       Sample(((129, 67),), kind="large")],
@@ -473,7 +481,7 @@ OPS = [
 ]
 
 # vjps waiting for eq/where (binary family) and scatter (indexing family)
-_PENDING_GRAD = {"amax", "amin", "max_all", "min_all", "max_dim", "min_dim", "aminmax", "cummax", "cummin"}
+_PENDING_GRAD = set()
 for _op in OPS:
     if _op.name in _PENDING_GRAD:
         _op.differentiable = False

@@ -724,3 +724,34 @@ OPS += [
            lambda d: [S(((3, 4),)), S(((),), kind="zerodim"), S(((0, 3),), kind="empty"), S(((67, 129),), kind="large")],
            torch_op=lambda torch, a: torch.clone(a), variants={"method": lambda a: a.clone()}),
 ]
+
+
+# ---- combinations (index_select of host-enumerated index rows)
+
+def _comb_ref(a, out, r=2, with_replacement=False):
+    import itertools
+    if r == 0:
+        return np.zeros((0,), dtype=a.dtype)
+    fn = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = [list(c) for c in fn(range(a.shape[0]), r)]
+    if not rows:
+        return np.zeros((0, r), dtype=a.dtype)
+    return a[np.array(rows)]
+
+
+def _comb_samples(d):
+    return [
+        S(((4,),), dict(r=2)),
+        S(((4,),), dict(r=3, with_replacement=True)),
+        S(((3,),), dict(r=1)),
+        S(((3,),), dict(r=4)),
+        S(((3,),), dict(r=0)),
+        S(((5,),), dict(r=2, with_replacement=True)),
+        S(((0,),), dict(r=2), kind="empty"),
+    ]
+
+
+OPS += [
+    OpInfo("combinations", lambda a, **kw: lucid.combinations(a, **kw), _comb_ref, _same, ALL_DTYPES, _comb_samples,
+           torch_op=lambda torch, a, **kw: torch.combinations(a, **kw), cuda=False),
+]

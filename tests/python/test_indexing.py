@@ -145,6 +145,20 @@ def test_setitem_autograd():
     assert v.grad.tolist() == [[3.0] * 3] * 2
 
 
+def test_setitem_through_views_autograd():
+    x = lucid.randn(4, 3, dtype=lucid.float64, requires_grad=True)
+    v = lucid.randn(3, 2, dtype=lucid.float64, requires_grad=True)
+
+    def f(x, v):
+        y = x * 2
+        y[1:, [0, 2]] = v * 3
+        y[0, [True, False, True]] += v[0]
+        return y
+
+    assert lucid.autograd.gradcheck(f, (x, v))
+    assert lucid.autograd.gradgradcheck(f, (x, v))
+
+
 def test_setitem_on_leaf_requiring_grad_refused():
     x = lucid.zeros(3, requires_grad=True)
     with pytest.raises(RuntimeError):
@@ -366,3 +380,48 @@ def test_take_along_dim_and_put_vs_torch():
     same(lucid.take_along_dim(L(a), L([[5, 0]])), torch.take_along_dim(T(a), T([[5, 0]])))
     same(L(a).put(L([0, 0, -1]), L([1.0, 2.0, 3.0]), accumulate=True),
          T(a).put(T([0, 0, -1]), T([1.0, 2.0, 3.0]), accumulate=True))
+
+
+@pytest.mark.parametrize("reduce", ["prod", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_zero_and_tie_gradients_vs_torch(reduce, include_self):
+    src = np.array([[0.0, 2.0, 3.0, 0.0], [5.0, 2.0, 0.0, 4.0], [5.0, 0.0, 0.0, 4.0]])
+    idx = np.array([[0, 1, 0, 1], [0, 1, 1, 0], [0, 0, 1, 0]])
+    base = np.array([[5.0, 2.0, 0.0, 1.0], [0.0, 2.0, 3.0, 4.0]])
+    g = np.arange(8.0).reshape(2, 4) + 1
+    ls, lb = lucid.tensor(src, requires_grad=True), lucid.tensor(base, requires_grad=True)
+    ts, tb = torch.tensor(src, requires_grad=True), torch.tensor(base, requires_grad=True)
+    lo = lb.scatter_reduce(0, lucid.tensor(idx), ls, reduce, include_self=include_self)
+    to = tb.scatter_reduce(0, torch.tensor(idx), ts, reduce, include_self=include_self)
+    np.testing.assert_allclose(np.asarray(lo.tolist()), to.detach().numpy())
+    (lo * lucid.tensor(g)).sum().backward()
+    (to * torch.tensor(g)).sum().backward()
+    np.testing.assert_allclose(np.asarray(ls.grad.tolist()), ts.grad.numpy(), err_msg="src")
+    np.testing.assert_allclose(np.asarray(lb.grad.tolist()), tb.grad.numpy(), err_msg="self")
+
+
+def test_one_hot_in_nn_functional():
+    import lucid.nn.functional as F
+    assert F.one_hot(lucid.tensor([1, 0]), num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
+    assert F.one_hot(lucid.tensor([2])).tolist() == torch.nn.functional.one_hot(torch.tensor([2])).tolist()
+
+
+def test_where_with_condition_only_is_nonzero_as_tuple():
+    a = np.array([[1, 0, 3], [0, 5, 0]])
+    got = lucid.where(L(a) > 0)
+    want = torch.where(T(a) > 0)
+    assert isinstance(got, tuple) and [t.tolist() for t in got] == [t.tolist() for t in want]
+    assert lucid.where(L(a) > 0, L(a), -L(a)).tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lucid.zeros(3).masked_fill(lucid.tensor([True, False, True]), 1 + 2j),
+    lambda: lucid.zeros(3).index_fill(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).scatter(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).masked_fill_(lucid.tensor([True, False, True]), lucid.tensor(1 + 2j)),
+])
+def test_complex_value_into_real_tensor_refused(call):
+    with pytest.raises(RuntimeError, match="cannot be converted"):
+        call()
+    assert lucid.zeros(3, dtype=lucid.complex64).masked_fill(lucid.tensor([True, False, True]), 1 + 2j).tolist()[0] == 1 + 2j
+    assert lucid.zeros(3, dtype=lucid.int64).masked_fill(lucid.tensor([True, False, True]), 1.7).tolist() == [1, 0, 1]

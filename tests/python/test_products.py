@@ -432,3 +432,47 @@ def test_norm_spellings_and_dtypes():
     assert lucid.linalg.vector_norm(c, 1).item() == pytest.approx(7.0)
     assert lucid.linalg.vector_norm(lucid.ones(3), dtype=lucid.float64).dtype is lucid.float64
     assert lucid.linalg.vector_norm(lucid.tensor([0.0, 2.0, 0.0, -1.0]), 0).item() == 2.0
+
+
+def _c(*shape, seed=0):
+    rng = np.random.default_rng([seed, *shape])
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+
+
+@pytest.mark.parametrize("name,fn", [
+    ("einsum", lambda m, a, b, c: m.einsum("ij,jk,k->i", a, b, c)),
+    ("einsum_diag", lambda m, a, b, c: m.einsum("ii,ij->j", a[:, :3], b[:3])),
+    ("addmv", lambda m, a, b, c: m.addmv(m.mv(a, m.mv(b, c)), a, m.mv(b, c), beta=0.5, alpha=2)),
+    ("vdot", lambda m, a, b, c: m.vdot(m.mv(b, c), a[0]).reshape(1)),
+    ("cross", lambda m, a, b, c: m.linalg.cross(a[:, :3], b[:3, :3])),
+    ("vecdot", lambda m, a, b, c: m.linalg.vecdot(a, b.T[:3])),
+    ("kron", lambda m, a, b, c: m.kron(a, c)),
+    ("tensordot", lambda m, a, b, c: m.tensordot(a, b, dims=([1], [0]))),
+    ("matrix_norm_1", lambda m, a, b, c: m.linalg.matrix_norm(a, 1).reshape(1)),
+    ("matrix_norm_inf", lambda m, a, b, c: m.linalg.matrix_norm(a, float("inf")).reshape(1)),
+    ("vector_norm_3", lambda m, a, b, c: m.linalg.vector_norm(a, 3, dim=1)),
+])
+def test_complex_gradients_match_torch(name, fn):
+    """Complex inputs through a real loss (a vector norm): PyTorch's conjugate-gradient convention."""
+    arrs = [_c(3, 4), _c(4, 5, seed=1), _c(5, seed=2)]
+    ls = [lucid.tensor(x).requires_grad_() for x in arrs]
+    ts = [torch.tensor(x, requires_grad=True) for x in arrs]
+    lo, to = fn(lucid, *ls), fn(torch, *ts)
+    np.testing.assert_allclose(to_numpy(lo), to.detach().numpy(), rtol=1e-10, atol=1e-12)
+    lucid.linalg.vector_norm(lo, 1.5).backward()
+    torch.linalg.vector_norm(to, 1.5).backward()
+    for l, t in zip(ls, ts):
+        if t.grad is None:
+            assert l.grad is None or not to_numpy(l.grad).any()
+        else:
+            np.testing.assert_allclose(to_numpy(l.grad), t.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3, 0), (0, 4)), ((0, 3, 2), (2, 4)), ((2, 0, 3), (3,)), ((2, 3, 0), (0,)),
+                                   ((2, 1, 1, 0), (3, 0, 2)), ((0,), (0,))])
+def test_matmul_empty_operands(sa, sb):
+    """Empty inputs (an empty inner dimension gives zeros), through the folded and batched paths."""
+    got = lucid.ones(*sa) @ lucid.ones(*sb)
+    want = torch.ones(*sa) @ torch.ones(*sb)
+    assert tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(to_numpy(got), want.numpy())

@@ -172,3 +172,118 @@ def test_amax_outer_dims_path():
     np.testing.assert_array_equal(x.max(0).indices.numpy(), a.argmax(0))
     np.testing.assert_array_equal(x.argmin(0).numpy(), a.argmin(0))
     np.testing.assert_allclose(x.prod(0).numpy(), a.astype(np.float64).prod(0).astype(np.float32), rtol=1e-5)
+
+
+def _grad(fn, x):
+    t = lucid.tensor(x, dtype=lucid.float64).requires_grad_()
+    fn(t).sum().backward()
+    return t.grad.numpy()
+
+
+def _tgrad(torch, fn, x):
+    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    fn(t).sum().backward()
+    return t.grad.numpy()
+
+
+@pytest.mark.parametrize("x", [[2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 3.0, 0.0], [[1.0, 0.0, 2.0], [3.0, 4.0, 5.0]],
+                               [[0.0, 0.0], [2.0, 0.0]]])
+def test_prod_grad_with_zeros(torch, x):
+    np.testing.assert_allclose(_grad(lambda t: t.prod(), x), _tgrad(torch, lambda t: t.prod(), x))
+    np.testing.assert_allclose(_grad(lambda t: t.prod(-1), x), _tgrad(torch, lambda t: t.prod(-1), x))
+    np.testing.assert_allclose(_grad(lambda t: t.prod(0, keepdim=True), x),
+                               _tgrad(torch, lambda t: t.prod(0, keepdim=True), x))
+
+
+@pytest.mark.parametrize("x", [[2.0, 3.0, 4.0, 5.0], [2.0, 0.0, 4.0, 5.0], [0.0, 3.0, 0.0, 2.0], [1.0, 2.0, 3.0, 0.0],
+                               [[1.0, 0.0, 2.0], [0.0, 4.0, 0.0]]])
+def test_cumprod_grad_with_zeros(torch, x):
+    w = np.arange(1.0, 1.0 + np.size(x)).reshape(np.shape(x))
+    lw, tw = lucid.tensor(w), torch.tensor(w)
+    np.testing.assert_allclose(_grad(lambda t: t.cumprod(-1) * lw, x), _tgrad(torch, lambda t: t.cumprod(-1) * tw, x))
+    np.testing.assert_allclose(_grad(lambda t: t.cumprod(0) * lw, x), _tgrad(torch, lambda t: t.cumprod(0) * tw, x))
+
+
+def test_cumprod_and_prod_double_backward_with_a_zero():
+    x = lucid.tensor([2.0, 0.0, 3.0, 1.5], dtype=lucid.float64).requires_grad_()
+    assert lucid.autograd.gradcheck(lambda t: t.cumprod(0), (x,))
+    assert lucid.autograd.gradgradcheck(lambda t: t.cumprod(0), (x,))
+    assert lucid.autograd.gradcheck(lambda t: t.prod(), (x,))
+    assert lucid.autograd.gradgradcheck(lambda t: t.prod(), (x,))
+
+
+def test_amax_grad_splits_ties_evenly(torch):
+    x = [[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]]
+    for fn in (lambda t: t.amax(1), lambda t: t.amax(), lambda t: t.max(), lambda t: t.amin((0, 1))):
+        np.testing.assert_allclose(_grad(fn, x), _tgrad(torch, fn, x))
+
+
+def test_max_dim_grad_goes_to_the_index(torch):
+    x = [[1.0, 3.0, 3.0], [2.0, 5.0, 2.0]]
+    for fn in (lambda t: t.max(1).values, lambda t: t.min(0, keepdim=True)[0], lambda t: t.cummax(1).values,
+               lambda t: t.cummin(0).values):
+        np.testing.assert_allclose(_grad(fn, x), _tgrad(torch, fn, x))
+
+
+def test_nansum_grad_skips_nan():
+    x = lucid.tensor([1.0, float("nan"), 2.0]).requires_grad_()
+    lucid.nansum(x).backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0]
+    y = lucid.tensor([1.0, float("nan"), 3.0]).requires_grad_()
+    lucid.nanmean(y).backward()
+    assert y.grad.tolist() == [0.5, 0.0, 0.5]
+
+
+def test_logsumexp_grad_is_softmax(torch):
+    x = [[1.0, 2.0, 3.0], [1000.0, 1000.0, -5.0]]
+    np.testing.assert_allclose(_grad(lambda t: t.logsumexp(1), x), _tgrad(torch, lambda t: t.logsumexp(1), x))
+
+
+def test_var_std_grads(torch):
+    x = [[1.0, 2.0, 4.0], [3.0, -1.0, 0.5]]
+    for fn in (lambda t: t.var(1), lambda t: t.std(0, correction=0), lambda t: t.var()):
+        np.testing.assert_allclose(_grad(fn, x), _tgrad(torch, fn, x), rtol=1e-12)
+
+
+def test_diff_of_bools_is_xor():
+    assert lucid.tensor([True, False, False, True]).diff().tolist() == [True, False, True]
+
+
+def test_diff_prepend_errors():
+    with pytest.raises(RuntimeError, match="same dimension"):
+        lucid.diff(lucid.zeros(2, 3), prepend=lucid.zeros(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        lucid.diff(lucid.zeros(3), n=-1)
+    with pytest.raises(RuntimeError, match="one-dimensional"):
+        lucid.diff(lucid.tensor(1.0))
+
+
+def test_max_min_of_two_tensors_are_maximum_minimum():
+    a, b = lucid.tensor([1.0, 5.0]), lucid.tensor([3.0, 2.0])
+    assert lucid.max(a, b).tolist() == [3.0, 5.0] and a.max(b).tolist() == [3.0, 5.0]
+    assert lucid.min(a, b).tolist() == [1.0, 2.0] and a.min(other=b).tolist() == [1.0, 2.0]
+
+
+def test_logcumsumexp_grad_is_stable(torch):
+    x = [[1000.0, 1000.0, -1000.0, 3.0], [-2.0, 0.5, 1.0, 700.0]]
+    w = np.array([[1.0, -2.0, 0.5, 3.0], [-1.0, 2.0, -0.5, 1.5]])
+    lw, tw = lucid.tensor(w), torch.tensor(w)
+    got = _grad(lambda t: t.logcumsumexp(1) * lw, x)
+    want = _tgrad(torch, lambda t: t.logcumsumexp(1) * tw, x)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [40, 1000, 100003])
+def test_long_runs_nan_and_first_index(n):
+    """The vectorised lanes of contiguous runs keep NaN propagation and the first-index rule."""
+    a = np.zeros(n, np.float32)
+    a[n // 3] = 5.0
+    a[n // 2] = 5.0
+    x = lucid.tensor(a)
+    assert x.amax().item() == 5.0 and x.argmax().item() == n // 3 and x.max(0).indices.item() == n // 3
+    assert x.argmin().item() == 0
+    a[n - 7] = np.nan
+    x = lucid.tensor(a)
+    assert np.isnan(x.amax().item()) and x.argmax().item() == n - 7 and x.min(0).indices.item() == n - 7
+    assert np.isnan(x.reshape(1, n).amax(1).item())

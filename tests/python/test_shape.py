@@ -434,3 +434,26 @@ def test_directional_split_errors():
     with pytest.raises(lucid.ShapeMismatch, match="at least 1"):
         lucid.hsplit(lucid.tensor(1), 1)
     assert [p.tolist() for p in lucid.hsplit(lucid.arange(6), 2)] == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_combinations_errors_and_gradient():
+    with pytest.raises(lucid.ShapeMismatch, match="1D"):
+        lucid.combinations(lucid.ones(2, 2))
+    with pytest.raises(lucid.LucidError, match="non-negative"):
+        lucid.combinations(lucid.ones(3), -1)
+    x = lucid.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lucid.combinations(x, 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.cuda
+def test_joining_across_devices_is_refused(cuda_device):
+    a, b = lucid.ones(2), lucid.ones(2).to(cuda_device)
+    with pytest.raises(lucid.DeviceMismatch, match="tensor 1"):
+        lucid.cat([a, b])
+    with pytest.raises(lucid.DeviceMismatch):
+        lucid.stack([a, b])
+    with pytest.raises(lucid.DeviceMismatch):
+        lucid.block_diag(a, b)
+    with pytest.raises(NotImplementedError, match="flip_kernel"):
+        b.flip(0)                       # CPU-only kernel for now: a typed error, no silent fallback

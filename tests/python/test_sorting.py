@@ -448,3 +448,45 @@ def test_integer_results_carry_no_gradient():
     assert v.requires_grad and not i.requires_grad
     assert not lucid.unique(x).requires_grad
     assert not lucid.histc(x, bins=2).requires_grad
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                                   "float32", "float64"])
+def test_long_rows_match_torch_stable_sort(torch, dtype):
+    """Rows long enough for the radix path: ties, NaN, +-0.0, +-inf and extremes as PyTorch's stable sort."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    if dtype == "bool":
+        a = rng.random((2, n)) < 0.5
+    elif dtype in ("uint8", "int8", "int16", "int32", "int64"):
+        info = np.iinfo(dtype)
+        a = rng.integers(-20 if info.min < 0 else 0, 20, size=(2, n)).astype(dtype)
+        a[0, :4] = [info.min, info.max, info.min, 0]
+    else:
+        a = np.round(rng.standard_normal((2, n)) * 4) / 4
+        a[0, :8] = [NAN, -0.0, 0.0, math.inf, -math.inf, NAN, -0.0, 0.0]
+        a[1, ::7] = NAN
+    x = lucid.tensor(a).to(getattr(lucid, dtype))
+    tx = torch.tensor(a).to(getattr(torch, dtype))
+    for descending in (False, True):
+        got = lucid.sort(x, descending=descending)
+        want = torch.sort(tx, descending=descending, stable=True)
+        _same(got.indices, want.indices)
+        g, w = to_numpy(got.values.to(lucid.float64)), want.values.double().numpy()
+        np.testing.assert_array_equal(g, w)
+    u = lucid.unique(x.reshape(-1), return_counts=True)
+    tu = torch.unique(tx.reshape(-1), return_counts=True)
+    np.testing.assert_array_equal(to_numpy(u[0].to(lucid.float64)), tu[0].double().numpy())
+    _same(u[1], tu[1])
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bfloat16"])
+def test_mode_of_long_rows(torch, dtype):
+    rng = np.random.default_rng(6)
+    a = rng.integers(-6, 6, size=(3, 2000))
+    x = lucid.tensor(a).to(getattr(lucid, dtype))
+    v, i = lucid.mode(x, 1)
+    tv = torch.mode(torch.tensor(a).to(getattr(torch, dtype)), 1).values
+    np.testing.assert_array_equal(to_numpy(v.to(lucid.float64)), tv.double().numpy())
+    last = [int(np.nonzero(row == val)[0][-1]) for row, val in zip(a, tv.double().numpy())]
+    assert i.tolist() == last

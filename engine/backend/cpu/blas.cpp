@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <cstring>
+#include <vector>
 
 #include "backend/common/gemm_layout.h"
 #include "backend/cpu/loops.h"
@@ -30,32 +31,89 @@ void gemm_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, 
   }
 }
 
+// Matrix-vector and dot products (one output column, one output row, or a single element): GEMV
+// and DOT run these several times faster than a GEMM with a unit dimension. Operands are described
+// as in gemm_blas; a vector's stride follows from its layout.
+template <typename T>
+void gemv_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, int64_t lda, CBLAS_TRANSPOSE tb,
+               const T* b, int64_t ldb, T* c) {
+  const bool at = ta == CblasTrans, bt = tb == CblasTrans;
+  auto gemv = [](CBLAS_TRANSPOSE t, int64_t rows, int64_t cols, const T* m, int64_t ld, const T* x, int64_t incx,
+                 T* y) {
+    if constexpr (std::is_same_v<T, float>) {
+      cblas_sgemv(CblasRowMajor, t, int(rows), int(cols), 1.0f, m, int(ld), x, int(incx), 0.0f, y, 1);
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemv(CblasRowMajor, t, int(rows), int(cols), 1.0, m, int(ld), x, int(incx), 0.0, y, 1);
+    } else {
+      const T one(1), zero(0);
+      if constexpr (std::is_same_v<T, c64>)
+        cblas_cgemv(CblasRowMajor, t, int(rows), int(cols), &one, m, int(ld), x, int(incx), &zero, y, 1);
+      else
+        cblas_zgemv(CblasRowMajor, t, int(rows), int(cols), &one, m, int(ld), x, int(incx), &zero, y, 1);
+    }
+  };
+  if (M == 1 && N == 1) {
+    const int64_t ia = at ? lda : 1, ib = bt ? 1 : ldb;
+    if constexpr (std::is_same_v<T, float>) *c = cblas_sdot(int(K), a, int(ia), b, int(ib));
+    else if constexpr (std::is_same_v<T, double>) *c = cblas_ddot(int(K), a, int(ia), b, int(ib));
+    else if constexpr (std::is_same_v<T, c64>) cblas_cdotu_sub(int(K), a, int(ia), b, int(ib), c);
+    else cblas_zdotu_sub(int(K), a, int(ia), b, int(ib), c);
+  } else if (N == 1) {  // c = A b: A is (M, K) row-major, or the transpose of a (K, M) one
+    const int64_t ib = bt ? 1 : ldb;
+    if (at) gemv(CblasTrans, K, M, a, lda, b, ib, c);
+    else gemv(CblasNoTrans, M, K, a, lda, b, ib, c);
+  } else {  // M == 1: c = B^T a
+    const int64_t ia = at ? lda : 1;
+    if (bt) gemv(CblasNoTrans, N, K, b, ldb, a, ia, c);
+    else gemv(CblasTrans, K, N, b, ldb, a, ia, c);
+  }
+}
+
+// Integers and bool: row-times-matrix order (i-k-j), so the inner loop runs along a row of b and
+// vectorises; int64 accumulation (bool: any nonzero product).
 template <typename T>
 void gemm_loops(const TensorImpl& out, const TensorImpl& a, const TensorImpl& b) {
   using M = std::conditional_t<std::is_integral_v<T>, int64_t, typename OpMath<T>::type>;
   const int64_t B = out.shape()[0], R = out.shape()[1], C = out.shape()[2], K = a.shape()[2];
-  const auto& sa = a.strides();
-  const auto& sb = b.strides();
+  const int64_t sa0 = a.strides()[0], sa1 = a.strides()[1], sa2 = a.strides()[2];
+  const int64_t sb0 = b.strides()[0], sb1 = b.strides()[1], sb2 = b.strides()[2];
   const T* A = a.data<T>();
   const T* Bp = b.data<T>();
   T* O = out.data<T>();
   parallel_for(0, B * R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, C * K)), [&](int64_t lo, int64_t hi) {
+    std::vector<M> acc(static_cast<size_t>(C));
     for (int64_t br = lo; br < hi; ++br) {
       const int64_t bi = br / R, r = br % R;
-      for (int64_t c = 0; c < C; ++c) {
-        M acc = M(0);
-        for (int64_t k = 0; k < K; ++k) {
-          const M x = M(A[bi * sa[0] + r * sa[1] + k * sa[2]]);
-          const M y = M(Bp[bi * sb[0] + k * sb[1] + c * sb[2]]);
-          if constexpr (std::is_same_v<T, bool>) acc = acc || (x && y);
-          else acc += x * y;
+      std::fill(acc.begin(), acc.end(), M(0));
+      const T* arow = A + bi * sa0 + r * sa1;
+      for (int64_t k = 0; k < K; ++k) {
+        const M x = M(arow[k * sa2]);
+        if (x == M(0)) continue;  // integers only: no NaN/inf to propagate
+        const T* brow = Bp + bi * sb0 + k * sb1;
+        M* __restrict__ ac = acc.data();
+        if (sb2 == 1) {
+          for (int64_t c = 0; c < C; ++c) ac[c] += x * M(brow[c]);
+        } else {
+          for (int64_t c = 0; c < C; ++c) ac[c] += x * M(brow[c * sb2]);
         }
-        O[(bi * R + r) * C + c] = T(acc);
       }
+      T* orow = O + (bi * R + r) * C;
+      for (int64_t c = 0; c < C; ++c) orow[c] = T(acc[size_t(c)]);
     }
   });
 }
 
+// float16/bfloat16 operand as float32 for SGEMM (a broadcast batch stays broadcast, copied once).
+Tensor widen_f32(const TensorImpl& t) {
+  const bool bcast = t.shape()[0] > 1 && t.strides()[0] == 0;
+  Shape s = t.shape();
+  if (bcast) s[0] = 1;
+  Tensor src = t.as_view(s, t.strides(), t.storage_offset());
+  Tensor w = TensorImpl::empty(s, Dtype::F32, t.device());
+  copy_kernel(t.device())(*w, *src);
+  if (!bcast) return w;
+  return w->as_view(t.shape(), {0, w->strides()[1], w->strides()[2]}, 0);
+}
 
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
   const int64_t B = out.shape()[0], M = out.shape()[1], N = out.shape()[2], K = a_in.shape()[2];
@@ -63,6 +121,14 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
   const Dtype dt = out.dtype();
   if (K == 0) {
     std::memset(out.data_ptr(), 0, size_t(out.nbytes()));
+    return;
+  }
+  if (dt == Dtype::F16 || dt == Dtype::BF16) {
+    // float accumulation through SGEMM, one rounding at the end (as the float loops did, far faster)
+    Tensor a32 = widen_f32(a_in), b32 = widen_f32(b_in);
+    Tensor o32 = TensorImpl::empty(out.shape(), Dtype::F32, out.device());
+    gemm(*o32, *a32, *b32);
+    copy_kernel(out.device())(out, *o32);
     return;
   }
   const bool blas = dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::C64 || dt == Dtype::C128;
@@ -85,10 +151,14 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
       const char* A = static_cast<const char*>(a->data_ptr());
       const char* Bm = static_cast<const char*>(b->data_ptr());
       char* O = static_cast<char*>(out.data_ptr());
-      for (int64_t i = 0; i < B; ++i)
-        gemm_blas<T>(M, N, K, ta, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, tb,
-                     reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb,
-                     reinterpret_cast<T*>(O + i * M * N * isz));
+      const bool vec = M == 1 || N == 1;
+      for (int64_t i = 0; i < B; ++i) {
+        const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
+        const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
+        T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
+        if (vec) gemv_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+      }
     }
   });
 }

@@ -51,6 +51,7 @@ void binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const Tenso
   if (out.numel() == 0) return;
   auto it = Iter<3>::make({&out, &a, &b});
   const BinaryLoop loop = binary_loop_for(op, out.dtype());
+  LUCID_CHECK(loop, NotImplemented, "[binary] dtype " << dtype_name(out.dtype()) << " is not supported by this op");
   run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n, alpha); });
 }
 

@@ -59,6 +59,12 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
         char* o = p[0];
         const char* sp = p[1];
         const char* ip = p[2];
+        if (s[0] == sizeof(T) && s[1] == sizeof(T) && s[2] == 0) {  // one source row
+          const T* a = reinterpret_cast<const T*>(sp + *reinterpret_cast<const int64_t*>(ip) * mult);
+          T* op = reinterpret_cast<T*>(o);
+          for (int64_t i = 0; i < n; ++i) op[i] = a[i];
+          return;
+        }
         if (s[0] == sizeof(T) && s[2] == sizeof(int64_t)) {
           T* op = reinterpret_cast<T*>(o);
           const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
@@ -75,31 +81,50 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
 }
 
 template <ScatterOp OP>
-void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult, int64_t inner) {
-  auto it = Iter<3>::make({&dst, &src, &idx});
-  const int64_t rows = it.numel / inner;
+void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult, int64_t split) {
   dispatch_dtype(dst.dtype(), [&]<typename T>() {
-    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / 4 / inner), [&](int64_t b, int64_t e) {
-      it.for_range(b * inner, e * inner, [&](char** p, const int64_t* s, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-          const int64_t k = *reinterpret_cast<const int64_t*>(p[2] + i * s[2]);
-          apply<OP, T>(*reinterpret_cast<T*>(p[0] + i * s[0] + k * mult), *reinterpret_cast<const T*>(p[1] + i * s[1]));
+    auto serial = [&](const TensorImpl& d, const TensorImpl& s, const TensorImpl& i) {
+      auto it = Iter<3>::make({&d, &s, &i});
+      it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
+        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == sizeof(T)) {  // one target row: a plain vector loop
+          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
+          const T* a = reinterpret_cast<const T*>(p[1]);
+          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a[k]);
+          return;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+          const int64_t j = *reinterpret_cast<const int64_t*>(p[2] + k * st[2]);
+          apply<OP, T>(*reinterpret_cast<T*>(p[0] + k * st[0] + j * mult), *reinterpret_cast<const T*>(p[1] + k * st[1]));
         }
       });
+    };
+    const int64_t parts = split >= 0 ? dst.shape()[size_t(split)] : 1;
+    if (parts < 2 || dst.numel() <= kGrainSize / 4 || get_num_threads() == 1) {
+      serial(dst, src, idx);
+      return;
+    }
+    const int64_t per = dst.numel() / parts;
+    parallel_for(0, parts, std::max<int64_t>(1, kGrainSize / 4 / std::max<int64_t>(per, 1)), [&](int64_t b, int64_t e) {
+      auto part = [&](const TensorImpl& t) {
+        Shape sh = t.shape();
+        sh[size_t(split)] = e - b;
+        return t.as_view(sh, t.strides(), t.storage_offset() + b * t.strides()[size_t(split)]);
+      };
+      Tensor d = part(dst), s = part(src), i = part(idx);
+      serial(*d, *s, *i);
     });
   });
 }
 
 void index_write(ScatterOp op, const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult,
-                 int64_t inner) {
+                 int64_t split) {
   if (dst.numel() == 0) return;
-  inner = std::max<int64_t>(inner, 1);
   switch (op) {
-    case ScatterOp::Assign: return index_write_op<ScatterOp::Assign>(dst, src, idx, mult, inner);
-    case ScatterOp::Add: return index_write_op<ScatterOp::Add>(dst, src, idx, mult, inner);
-    case ScatterOp::Mul: return index_write_op<ScatterOp::Mul>(dst, src, idx, mult, inner);
-    case ScatterOp::Max: return index_write_op<ScatterOp::Max>(dst, src, idx, mult, inner);
-    case ScatterOp::Min: return index_write_op<ScatterOp::Min>(dst, src, idx, mult, inner);
+    case ScatterOp::Assign: return index_write_op<ScatterOp::Assign>(dst, src, idx, mult, split);
+    case ScatterOp::Add: return index_write_op<ScatterOp::Add>(dst, src, idx, mult, split);
+    case ScatterOp::Mul: return index_write_op<ScatterOp::Mul>(dst, src, idx, mult, split);
+    case ScatterOp::Max: return index_write_op<ScatterOp::Max>(dst, src, idx, mult, split);
+    case ScatterOp::Min: return index_write_op<ScatterOp::Min>(dst, src, idx, mult, split);
   }
 }
 

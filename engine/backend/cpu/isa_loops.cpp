@@ -3,6 +3,8 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/loops.h"
 
+#include <utility>
+
 #ifndef LUCID_ISA
 #error "LUCID_ISA must be defined"
 #endif
@@ -10,15 +12,21 @@
 namespace lucid::cpu {
 namespace LUCID_ISA {
 
+template <BinaryOp Op, typename T>
+constexpr BinaryLoop binary_entry() {
+  if constexpr (binary_supported<Op, typename OpMath<T>::type>()) return &binary_loop<Op, T>;
+  else return nullptr;
+}
+
+template <typename T, size_t... I>
+BinaryLoop pick_binary_ext(BinaryOp op, std::index_sequence<I...>) {
+  static constexpr BinaryLoop table[] = {binary_entry<BinaryOp(I), T>()...};
+  return table[int(op)];
+}
+
 template <typename T>
 BinaryLoop pick_binary(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Add: return &binary_loop<BinaryOp::Add, T>;
-    case BinaryOp::Sub: return &binary_loop<BinaryOp::Sub, T>;
-    case BinaryOp::Mul: return &binary_loop<BinaryOp::Mul, T>;
-    case BinaryOp::Div: return &binary_loop<BinaryOp::Div, T>;
-  }
-  return nullptr;
+  return pick_binary_ext<T>(op, std::make_index_sequence<kNumBinaryOps>{});
 }
 
 BinaryLoop binary(BinaryOp op, Dtype d) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "backend/common/binary_math.h"
 #include "backend/common/unary_math.h"
 #include "backend/cpu/isa.h"
 #include "backend/kernels/elementwise.h"
@@ -27,7 +28,9 @@ template <> struct OpMath<BFloat16> { using type = float; };
 
 template <BinaryOp Op, typename T>
 inline T apply_binary(T a, T b, T alpha) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (Op > BinaryOp::Div) {
+    return apply_binary_ext<Op, T>(a, b);
+  } else if constexpr (std::is_same_v<T, bool>) {
     if constexpr (Op == BinaryOp::Add) return a || (alpha && b);
     else if constexpr (Op == BinaryOp::Mul) return a && b;
     else return a;  // Sub/Div on bool are rejected by the op
@@ -42,6 +45,13 @@ inline T apply_binary(T a, T b, T alpha) {
   }
 }
 
+// half/bfloat16: PyTorch rounds the quotient of a truncating division to the storage type first.
+template <BinaryOp Op, typename T, typename M>
+inline M apply_binary_st(M a, M b, M alpha) {
+  if constexpr (Op == BinaryOp::TruncDiv && !std::is_same_v<T, M>) return std::trunc(M(T(a / b)));
+  else return apply_binary<Op, M>(a, b, alpha);
+}
+
 template <BinaryOp Op, typename T>
 void binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha_s) {
   using M = typename OpMath<T>::type;
@@ -54,20 +64,20 @@ void binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& a
     T* __restrict__ op = reinterpret_cast<T*>(o);
     const T* __restrict__ ap = reinterpret_cast<const T*>(a);
     const T* __restrict__ bp = reinterpret_cast<const T*>(b);
-    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(M(ap[i]), M(bp[i]), alpha));
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary_st<Op, T, M>(M(ap[i]), M(bp[i]), alpha));
   } else if (strides[0] == sz && strides[1] == sz && strides[2] == 0) {
     T* __restrict__ op = reinterpret_cast<T*>(o);
     const T* __restrict__ ap = reinterpret_cast<const T*>(a);
     const M bv = M(*reinterpret_cast<const T*>(b));
-    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(M(ap[i]), bv, alpha));
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary_st<Op, T, M>(M(ap[i]), bv, alpha));
   } else if (strides[0] == sz && strides[1] == 0 && strides[2] == sz) {
     T* __restrict__ op = reinterpret_cast<T*>(o);
     const M av = M(*reinterpret_cast<const T*>(a));
     const T* __restrict__ bp = reinterpret_cast<const T*>(b);
-    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary<Op, M>(av, M(bp[i]), alpha));
+    for (int64_t i = 0; i < n; ++i) op[i] = T(apply_binary_st<Op, T, M>(av, M(bp[i]), alpha));
   } else {
     for (int64_t i = 0; i < n; ++i) {
-      *reinterpret_cast<T*>(o + i * strides[0]) = T(apply_binary<Op, M>(
+      *reinterpret_cast<T*>(o + i * strides[0]) = T(apply_binary_st<Op, T, M>(
           M(*reinterpret_cast<const T*>(a + i * strides[1])), M(*reinterpret_cast<const T*>(b + i * strides[2])), alpha));
     }
   }

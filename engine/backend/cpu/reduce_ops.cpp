@@ -60,6 +60,21 @@ struct ProdR {
   Acc init() const { return Acc(1); }
   void step(Acc& a, T v, int64_t) const { a = a * widen(v); }
   void merge(Acc& a, const Acc& b) const { a = a * b; }
+  // A contiguous run in independent lanes (vectorisable; the multiplication chain is the bottleneck).
+  void contig_run(Acc& a, const T* q, int64_t n, int64_t) const {
+    int64_t i = 0;
+    if constexpr (!kIsComplex<T>) {
+      constexpr int kLanes = 8;
+      if (n >= 4 * kLanes) {
+        Acc lane[kLanes];
+        for (int k = 0; k < kLanes; ++k) lane[k] = Acc(1);
+        for (; i + kLanes <= n; i += kLanes)
+          for (int k = 0; k < kLanes; ++k) lane[k] = lane[k] * widen(q[i + k]);
+        for (int k = 0; k < kLanes; ++k) a = a * lane[k];
+      }
+    }
+    for (; i < n; ++i) a = a * widen(q[i]);
+  }
   void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = narrow_to<T>(a); }
 };
 
@@ -115,6 +130,34 @@ struct LseR {
   Acc init() const { return {}; }
   void step(Acc& a, T v, int64_t) const { lse_add(a, double(typename OpMath<T>::type(v))); }
   void merge(Acc& a, const Acc& b) const { lse_merge(a, b); }
+  // A contiguous run: its max, then the sum of exp(x - max) in the arithmetic type, merged once.
+  void contig_run(Acc& a, const T* q, int64_t n, int64_t) const {
+    using M = typename OpMath<T>::type;
+    if (n < 8) {
+      for (int64_t i = 0; i < n; ++i) lse_add(a, double(M(q[i])));
+      return;
+    }
+    M m = M(q[0]);
+    bool nan = false;
+    for (int64_t i = 0; i < n; ++i) {
+      const M x = M(q[i]);
+      nan = nan || x != x;
+      m = x > m ? x : m;
+    }
+    if (nan || std::isinf(m)) {  // rare: the exact element-wise path handles NaN and infinities
+      for (int64_t i = 0; i < n; ++i) lse_add(a, double(M(q[i])));
+      return;
+    }
+    double s = 0;
+    constexpr int64_t kBlock = 256;
+    for (int64_t b = 0; b < n; b += kBlock) {
+      M part = 0;
+      const int64_t e = std::min(n, b + kBlock);
+      for (int64_t i = b; i < e; ++i) part += std::exp(M(q[i]) - m);
+      s += double(part);
+    }
+    lse_merge(a, LseAcc{double(m), s, false});
+  }
   void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = convert<T>(lse_value(a)); }
 };
 
@@ -127,6 +170,7 @@ struct ExtremeR {
     int64_t i;
   };
   bool want_value = true;  // false: ArgMax/ArgMin (out is int64)
+  bool want_index = true;  // false: amax/amin (values only: a cheaper vector loop)
   Acc init() const {
     if constexpr (std::is_floating_point_v<M>)
       return {kMax ? -std::numeric_limits<M>::infinity() : std::numeric_limits<M>::infinity(), 0};
@@ -145,6 +189,58 @@ struct ExtremeR {
   void merge(Acc& a, const Acc& b) const {
     if (is_nan(a.v)) return;
     if (is_nan(b.v) || better(b.v, a.v)) a = b;
+  }
+  // A contiguous run in kLanes independent lanes (vectorisable), lanes combined with the
+  // first-index rule; a run holding a NaN is redone element by element.
+  void contig_run(Acc& a, const T* q, int64_t n, int64_t pos) const {
+    constexpr int kLanes = 16;
+    if (is_nan(a.v)) return;
+    int64_t i = 0;
+    if (!want_index && n >= 2 * kLanes) {
+      M lv[kLanes];
+      int32_t nn[kLanes];  // NaN counts per lane (a NaN is never selected by the compare)
+      for (int k = 0; k < kLanes; ++k) { lv[k] = M(q[k]); nn[k] = is_nan(lv[k]) ? 1 : 0; }
+      for (i = kLanes; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) {
+          const M x = M(q[i + k]);
+          nn[k] += is_nan(x) ? 1 : 0;
+          lv[k] = better(x, lv[k]) ? x : lv[k];
+        }
+      bool nan = false;
+      for (int k = 0; k < kLanes; ++k) nan |= nn[k] != 0;
+      if (nan) {
+        i = 0;
+      } else {
+        Acc best{lv[0], pos};
+        for (int k = 1; k < kLanes; ++k)
+          if (better(lv[k], best.v)) best.v = lv[k];
+        merge(a, best);
+      }
+    } else if (n >= 2 * kLanes) {
+      M lv[kLanes];
+      int64_t li[kLanes];
+      bool nan = false;
+      for (int k = 0; k < kLanes; ++k) { lv[k] = M(q[k]); li[k] = k; nan |= is_nan(lv[k]); }
+      for (i = kLanes; i + kLanes <= n; i += kLanes) {
+        for (int k = 0; k < kLanes; ++k) {
+          const M x = M(q[i + k]);
+          nan |= is_nan(x);
+          const bool b = better(x, lv[k]);
+          lv[k] = b ? x : lv[k];
+          li[k] = b ? i + k : li[k];
+        }
+      }
+      if (nan) {
+        i = 0;
+      } else {
+        Acc best{lv[0], li[0]};
+        for (int k = 1; k < kLanes; ++k)
+          if (better(lv[k], best.v) || (lv[k] == best.v && li[k] < best.i)) best = {lv[k], li[k]};
+        best.i += pos;
+        merge(a, best);
+      }
+    }
+    for (; i < n; ++i) step(a, q[i], pos + i);
   }
   void store(const Acc& a, char* o, int64_t* idx) const {
     if (want_value) *reinterpret_cast<T*>(o) = T(a.v);
@@ -187,7 +283,8 @@ template <typename T, typename R>
 inline void run_steps(const R& r, typename R::Acc& acc, const char* ptr, int64_t stride, int64_t n, int64_t pos) {
   if (stride == int64_t(sizeof(T))) {
     const T* q = reinterpret_cast<const T*>(ptr);
-    for (int64_t i = 0; i < n; ++i) r.step(acc, q[i], pos + i);
+    if constexpr (requires { r.contig_run(acc, q, n, pos); }) r.contig_run(acc, q, n, pos);
+    else for (int64_t i = 0; i < n; ++i) r.step(acc, q[i], pos + i);
   } else {
     for (int64_t i = 0; i < n; ++i) r.step(acc, *reinterpret_cast<const T*>(ptr + i * stride), pos + i);
   }
@@ -296,11 +393,11 @@ void reduce(ReduceOp op, const TensorImpl& out, const TensorImpl* indices, const
         break;
       case ReduceOp::Max:
       case ReduceOp::ArgMax:
-        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, true>{op == ReduceOp::Max}, out, indices, in, nreduce);
+        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, true>{op == ReduceOp::Max, op != ReduceOp::Max || indices}, out, indices, in, nreduce);
         break;
       case ReduceOp::Min:
       case ReduceOp::ArgMin:
-        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, false>{op == ReduceOp::Min}, out, indices, in, nreduce);
+        if constexpr (!kIsComplex<T>) run_reduce<T>(ExtremeR<T, false>{op == ReduceOp::Min, op != ReduceOp::Min || indices}, out, indices, in, nreduce);
         break;
       case ReduceOp::Any: run_reduce<T>(AnyAllR<T, true>{}, out, indices, in, nreduce); break;
       case ReduceOp::All: run_reduce<T>(AnyAllR<T, false>{}, out, indices, in, nreduce); break;

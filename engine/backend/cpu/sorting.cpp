@@ -3,6 +3,7 @@
 // buffer makes strided inputs cost one gather, and ordering by (key, index) makes every result
 // deterministic (ties in index order, as a stable sort).
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <mutex>
 #include <type_traits>
@@ -86,6 +87,103 @@ template <typename K> struct DescTotal {
   }
 };
 
+// A stable sort of one long buffer on several threads: chunks sorted in parallel, then merged
+// pairwise (std::merge takes from the left run on ties, so the result stays stable).
+template <typename V, typename Cmp> void big_stable_sort(std::vector<V>& buf, Cmp cmp) {
+  const int64_t n = int64_t(buf.size());
+  const int64_t nt = get_num_threads();
+  if (nt < 2 || n < (int64_t(1) << 16) || in_parallel_region()) {
+    std::stable_sort(buf.begin(), buf.end(), cmp);
+    return;
+  }
+  std::vector<int64_t> cut;
+  for (int64_t c = 0; c <= nt; ++c) cut.push_back(n * c / nt);
+  parallel_for(0, nt, 1, [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; ++c) std::stable_sort(buf.begin() + cut[size_t(c)], buf.begin() + cut[size_t(c + 1)], cmp);
+  });
+  std::vector<V> tmp(buf.size());
+  while (cut.size() > 2) {
+    std::vector<int64_t> next{0};
+    const int64_t pairs = int64_t(cut.size() - 1) / 2;
+    parallel_for(0, pairs, 1, [&](int64_t b, int64_t e) {
+      for (int64_t p = b; p < e; ++p) {
+        const size_t l = size_t(2 * p);
+        std::merge(buf.begin() + cut[l], buf.begin() + cut[l + 1], buf.begin() + cut[l + 1], buf.begin() + cut[l + 2],
+                   tmp.begin() + cut[l], cmp);
+      }
+    });
+    for (int64_t p = 0; p < pairs; ++p) next.push_back(cut[size_t(2 * p + 2)]);
+    if ((cut.size() - 1) % 2) {  // an odd run out: carried over as it is
+      std::copy(buf.begin() + cut[cut.size() - 2], buf.end(), tmp.begin() + cut[cut.size() - 2]);
+      next.push_back(n);
+    }
+    buf.swap(tmp);
+    cut.swap(next);
+  }
+}
+
+// Order-preserving unsigned keys for LSD radix sort: NaN above +inf (all NaNs one key), -0.0 as
+// +0.0 (they compare equal), so a stable radix sort orders exactly as key_less with ties by index.
+template <typename K> struct RadixKey;
+template <> struct RadixKey<bool> { using U = uint8_t; static U get(bool v) { return U(v); } };
+template <> struct RadixKey<uint8_t> { using U = uint8_t; static U get(uint8_t v) { return v; } };
+#define LUCID_SIGNED_KEY(T, UT) \
+  template <> struct RadixKey<T> { using U = UT; static U get(T v) { return U(v) ^ (U(1) << (8 * sizeof(U) - 1)); } };
+LUCID_SIGNED_KEY(int8_t, uint8_t)
+LUCID_SIGNED_KEY(int16_t, uint16_t)
+LUCID_SIGNED_KEY(int32_t, uint32_t)
+LUCID_SIGNED_KEY(int64_t, uint64_t)
+#undef LUCID_SIGNED_KEY
+template <typename F, typename UT> struct FloatKey {
+  using U = UT;
+  static U get(F v) {
+    if (std::isnan(v)) return ~U(0);
+    if (v == 0) v = 0;  // -0.0 -> +0.0
+    U u;
+    std::memcpy(&u, &v, sizeof(U));
+    const U sign = U(1) << (8 * sizeof(U) - 1);
+    return (u & sign) ? ~u : (u | sign);
+  }
+};
+template <> struct RadixKey<float> : FloatKey<float, uint32_t> {};
+template <> struct RadixKey<double> : FloatKey<double, uint64_t> {};
+
+// Stable LSD radix sort of a row into buf (key, index) order; 8-bit digits, passes whose digit is
+// the same for every key skipped.
+template <typename T> void radix_sort_row(Buf<Key<T>>& buf, bool descending) {
+  using K = Key<T>;
+  using U = typename RadixKey<K>::U;
+  const size_t n = buf.size();
+  std::vector<U> key(n), key2(n);
+  std::vector<uint32_t> idx(n), idx2(n);
+  for (size_t i = 0; i < n; ++i) {
+    const U k = RadixKey<K>::get(buf[i].first);
+    key[i] = descending ? U(~k) : k;
+    idx[i] = uint32_t(i);
+  }
+  for (size_t pass = 0; pass < sizeof(U); ++pass) {
+    const int shift = int(8 * pass);
+    size_t count[257] = {};
+    for (size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & 0xff) + 1];
+    bool trivial = false;
+    for (int d = 1; d <= 256; ++d) trivial = trivial || count[d] == n;
+    if (trivial) continue;
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; ++i) {
+      const size_t pos = count[(key[i] >> shift) & 0xff]++;
+      key2[pos] = key[i];
+      idx2[pos] = idx[i];
+    }
+    key.swap(key2);
+    idx.swap(idx2);
+  }
+  Buf<K> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = buf[idx[i]];
+  buf.swap(out);
+}
+
+constexpr int64_t kRadixMin = 512;  // rows this long sort by radix (below: std::stable_sort)
+
 void sort(const TensorImpl& values, const TensorImpl& indices, const TensorImpl& in, int64_t dim, bool descending) {
   if (in.numel() == 0) return;
   dispatch_real(in.dtype(), "sort", [&]<typename T>() {
@@ -98,10 +196,12 @@ void sort(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
       Buf<K> buf;
       for (int64_t r = b; r < e; ++r) {
         load_row<T>(buf, src + ri.offset(r), ri.n, ri.step);
-        if (descending)
-          std::stable_sort(buf.begin(), buf.end(), [](const auto& x, const auto& y) { return key_less(y.first, x.first); });
+        if (ri.n >= kRadixMin && ri.n < (int64_t(1) << 32))
+          radix_sort_row<T>(buf, descending);
+        else if (descending)
+          big_stable_sort(buf, [](const auto& x, const auto& y) { return key_less(y.first, x.first); });
         else
-          std::stable_sort(buf.begin(), buf.end(), [](const auto& x, const auto& y) { return key_less(x.first, y.first); });
+          big_stable_sort(buf, [](const auto& x, const auto& y) { return key_less(x.first, y.first); });
         T* v = vo + rv.offset(r);
         int64_t* ix = io + rx.offset(r);
         for (int64_t j = 0; j < ri.n; ++j) {
@@ -179,7 +279,8 @@ void mode(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
       Buf<K> buf;
       for (int64_t r = b; r < e; ++r) {
         load_row<T>(buf, src + ri.offset(r), ri.n, ri.step);
-        std::sort(buf.begin(), buf.end(), AscTotal<K>());
+        if (ri.n >= kRadixMin && ri.n < (int64_t(1) << 32)) radix_sort_row<T>(buf, false);
+        else std::sort(buf.begin(), buf.end(), AscTotal<K>());
         size_t best = 0, best_count = 0;
         for (size_t s = 0; s < buf.size();) {
           size_t t = s + 1;
@@ -351,7 +452,8 @@ void unique(const TensorImpl& in, bool consecutive, Tensor* values, Tensor* inve
       if (m == 1) {
         Buf<K> buf(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) buf[size_t(i)] = {K(x[i]), i};
-        std::sort(buf.begin(), buf.end(), AscTotal<K>());
+        if (n >= kRadixMin && n < (int64_t(1) << 32)) radix_sort_row<T>(buf, false);
+        else big_stable_sort(buf, AscTotal<K>());
         for (int64_t i = 0; i < n; ++i) order[size_t(i)] = buf[size_t(i)].second;
       } else {
         std::stable_sort(order.begin(), order.end(), row_less);

@@ -78,6 +78,8 @@ void binary(BinaryOp op, const TensorImpl& out, const TensorImpl& a, const Tenso
       case BinaryOp::Sub: launch_elementwise<T, T, T>(it, BinaryFn<BinaryOp::Sub, T>{al}, dev); break;
       case BinaryOp::Mul: launch_elementwise<T, T, T>(it, BinaryFn<BinaryOp::Mul, T>{al}, dev); break;
       case BinaryOp::Div: launch_elementwise<T, T, T>(it, BinaryFn<BinaryOp::Div, T>{al}, dev); break;
+      default:  // the rest of the binary family runs on the CPU only for now
+        LUCID_FAIL(NotImplemented, "[binary] this op has no CUDA kernel yet");
     }
   });
 }

@@ -7,7 +7,14 @@
 
 namespace lucid {
 
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div };
+// Add..Div are the arithmetic core; the rest are the binary family (ops/binary_math.cpp), with
+// their scalar math in backend/common/binary_math.h. Every op maps (T, T) -> T.
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div,
+  FloorDiv, TruncDiv, Remainder, Fmod, Pow, Atan2, Hypot, Maximum, Minimum, Fmax, Fmin,
+  LogAddExp, LogAddExp2, Copysign, Xlogy, Heaviside, BitAnd, BitOr, BitXor, Shl, Shr
+};
+constexpr int kNumBinaryOps = int(BinaryOp::Shr) + 1;
 
 // The unary math family (real dtypes). backend/common/unary_math.h defines each function once for
 // both backends.

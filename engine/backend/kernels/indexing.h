@@ -14,10 +14,10 @@ enum class ScatterOp : uint8_t { Assign, Add, Mul, Max, Min };
 LUCID_DECLARE_KERNEL(index_read_kernel, void (*)(const TensorImpl& out, const TensorImpl& src, const TensorImpl& idx,
                                                  int64_t mult))
 // *(dst[p] + idx[p] * mult) op= src[p]. dst (a restrided view of the target), src and idx share one
-// shape; positions that may reach one element lie within the same run of `inner` consecutive
-// (row-major) positions, so runs go to different threads and duplicates accumulate without races.
+// shape; positions that differ in coordinate `split` never reach one element, so the work is split
+// along it across threads and duplicates accumulate without races (split -1: one thread).
 LUCID_DECLARE_KERNEL(index_write_kernel, void (*)(ScatterOp op, const TensorImpl& dst, const TensorImpl& src,
-                                                  const TensorImpl& idx, int64_t mult, int64_t inner))
+                                                  const TensorImpl& idx, int64_t mult, int64_t split))
 // out[p] = mask[p] ? value : out[p]; mask (bool) expanded to out's shape.
 LUCID_DECLARE_KERNEL(masked_fill_kernel, void (*)(const TensorImpl& out, const TensorImpl& mask, const Scalar& value))
 // Number of nonzero elements of `in`.
