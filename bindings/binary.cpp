@@ -7,6 +7,7 @@
 #include "ops/binary.h"
 #include "ops/compare.h"
 #include "ops/copy.h"
+#include "ops/indexing.h"
 
 namespace lucid::py {
 
@@ -147,6 +148,13 @@ void init_binary(nb::module_& m) {
   // ---- where
   m.def("where", [](const Tensor& c, const Operand& a, const Operand& b) { return where(c, a, b); },
         nb::arg("condition"), nb::arg("input"), nb::arg("other"));
+  // where(condition) alone: the coordinates of its non-zero elements (nonzero(as_tuple=True))
+  m.def("where", [](const Tensor& c) {
+    std::vector<Tensor> idx = nonzero_tuple(c);
+    nb::list l;
+    for (auto& t : idx) l.append(nb::cast(t));
+    return nb::tuple(l);
+  }, nb::arg("condition"));
   cls.def("where", [](const Tensor& self, const Tensor& c, const Operand& b) { return where(c, self, b); },
           nb::arg("condition"), nb::arg("other"));
 

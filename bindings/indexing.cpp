@@ -305,6 +305,8 @@ void init_indexing(nb::module_& m) {
   m.def("nonzero", nz, nb::arg("input"), nb::kw_only(), nb::arg("as_tuple") = false);
   cls.def("nonzero", nz, nb::kw_only(), nb::arg("as_tuple") = false);
   m.def("argwhere", [](T x) { return argwhere(x); }, nb::arg("input"));
+  // torch.where(condition) is nonzero(condition, as_tuple=True); chains onto the binary family's where.
+  m.def("where", [nz](T cond) { return nz(cond, true); }, nb::arg("condition"));
   cls.def("argwhere", [](T x) { return argwhere(x); });
   m.def("one_hot", [](T x, int64_t n) { return one_hot(x, n); }, nb::arg("tensor"), nb::arg("num_classes") = -1);
 }

@@ -22,6 +22,11 @@ void init_loss(nb::module_& m) {
     }, nb::arg("input"), nb::arg("target"), nb::arg("weight").none() = nb::none(), nb::arg("reduction") = "mean",
           nb::arg("a") = 0.0);
   }
+  m.def("ctc_loss", [](const Tensor& lp, const Tensor& targets, const Tensor& il, const Tensor& tl, int64_t blank,
+                       const std::string& reduction, bool zero_infinity) {
+    return ctc_loss(lp, targets, il, tl, blank, reduction, zero_infinity);
+  }, nb::arg("log_probs"), nb::arg("targets"), nb::arg("input_lengths"), nb::arg("target_lengths"),
+        nb::arg("blank") = 0, nb::arg("reduction") = "mean", nb::arg("zero_infinity") = false);
 }
 
 LUCID_BINDINGS(init_loss)

@@ -157,6 +157,14 @@ void init_tensor(nb::module_& m) {
       .def("contiguous", [](const Tensor& t) { return contiguous(t); })
       .def("clone", [](const Tensor& t) { return clone(t); })
       .def("detach", [](const Tensor& t) { return alias(t); })
+      // .data: the values without autograd (as detach(); the version counter is shared, since it
+      // lives in the storage). Assigning swaps in another tensor's data, keeping this tensor's identity.
+      .def_prop_rw("data", [](const Tensor& t) { return alias(t); }, [](TensorImpl& t, const Tensor& other) {
+        LUCID_CHECK(!t.requires_grad() || is_floating(other->dtype()) || is_complex(other->dtype()), DtypeMismatch,
+                    "data set to a tensor of dtype " << dtype_name(other->dtype())
+                                                     << ", which cannot require gradients, on a tensor that requires grad");
+        t.set_data(*other);
+      })
       .def("__getitem__", [](const Tensor& t, nb::handle idx) { return tensor_getitem(t, idx); }, nb::arg("index").none())
       .def("__setitem__", [](const Tensor& t, nb::handle idx, nb::handle value) { tensor_setitem(t, idx, value); },
            nb::arg("index").none(), nb::arg("value").none())

@@ -15,4 +15,16 @@ _NAMES = (
 for _name in _NAMES:
     globals()[_name] = getattr(_C, _name)
 
-__all__ = list(_NAMES)
+multiply, subtract = _C.mul, _C.sub
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (PyTorch's rsub)."""
+    return _C.sub(other, input, alpha=alpha)
+
+
+__all__ = list(_NAMES) + ["multiply", "subtract", "rsub"]
+
+# PyTorch's alias methods of the arithmetic core
+for _alias, _target in (("multiply", "mul"), ("multiply_", "mul_"), ("subtract", "sub"), ("subtract_", "sub_")):
+    setattr(_C.Tensor, _alias, getattr(_C.Tensor, _target))

@@ -263,10 +263,60 @@ Scalar value_for(Dtype dt, const Scalar& v, const char* name) {
 
 }  // namespace
 
+namespace {
+
+// The fused three-input ops: broadcast, one kernel, and their vjps (all tensor inputs get gradients).
+Tensor ternary(TernaryOp op, const char* name, const Tensor& a, const Tensor& b, const Operand& c, Dtype dt,
+               const Scalar& value) {
+  const Device dev = binary_detail::pick_device(a, b, name);
+  if (const Tensor* tc = std::get_if<Tensor>(&c)) binary_detail::pick_device(a, *tc, name);
+  const Shape shape =
+      broadcast_shapes(broadcast_shapes(a->shape(), b->shape(), name), binary_detail::shape_of(c), name);
+  Tensor out = TensorImpl::empty(shape, dt, dev);
+  Tensor ta = binary_detail::materialize(a, dt, dev, shape);
+  Tensor tb = binary_detail::materialize(b, dt, dev, shape);
+  Tensor tc = binary_detail::materialize(c, dt, dev, shape);
+  ternary_kernel(dev)(op, *out, *ta, *tb, *tc, value);
+  if (!should_record({&ta, &tb, &tc})) return out;
+  using G = std::vector<Tensor>;
+  const bool cplx = is_complex(dt);
+  auto cj = [cplx](const Tensor& t) { return cplx ? conj(t) : t; };
+  switch (op) {
+    case TernaryOp::Lerp:
+      record("LerpBackward1", {&ta, &tb, &tc}, {&out},
+             {SavedTensor(ta, false), SavedTensor(tb, false), SavedTensor(tc, false)}, [cj](Node& n, G& g, G& s) {
+               return G{n.needs_input_grad(0) ? mul(g[0], cj(sub(si(1), s[2]))) : nullptr,
+                        n.needs_input_grad(1) ? mul(g[0], cj(s[2])) : nullptr,
+                        n.needs_input_grad(2) ? mul(g[0], cj(sub(s[1], s[0]))) : nullptr};
+             });
+      break;
+    case TernaryOp::Addcmul:
+      record("AddcmulBackward0", {&ta, &tb, &tc}, {&out}, {SavedTensor(tb, false), SavedTensor(tc, false)},
+             [cj, value](Node& n, G& g, G& s) {
+               return G{g[0], n.needs_input_grad(1) ? mul(g[0], cj(mul(s[1], value))) : nullptr,
+                        n.needs_input_grad(2) ? mul(g[0], cj(mul(s[0], value))) : nullptr};
+             });
+      break;
+    case TernaryOp::Addcdiv:
+      record("AddcdivBackward0", {&ta, &tb, &tc}, {&out}, {SavedTensor(tb, false), SavedTensor(tc, false)},
+             [cj, value](Node& n, G& g, G& s) {
+               Tensor g1 = n.needs_input_grad(1) ? mul(g[0], cj(div(value, s[1]))) : nullptr;
+               Tensor g2 = n.needs_input_grad(2)
+                               ? neg_(mul(g[0], cj(div(div(mul(s[0], value), s[1]), s[1]))))
+                               : nullptr;
+               return G{g[0], g1, g2};
+             });
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
   const Dtype dt = result_type3(self, t1, t2);
   LUCID_CHECK(dt != Dtype::Bool, NotImplemented, "[addcmul] is not implemented for bool tensors");
-  return add(self, mul(t1, t2), value_for(dt, value, "addcmul"));
+  return ternary(TernaryOp::Addcmul, "addcmul", self, t1, t2, dt, value_for(dt, value, "addcmul"));
 }
 
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
@@ -280,7 +330,7 @@ Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Sca
   LUCID_CHECK(can_cast(dt, self->dtype()) || !is_integral(self->dtype(), true), DtypeMismatch,
               "[addcdiv] result type " << dtype_name(dt) << " can't be cast to the desired output type "
                                        << dtype_name(self->dtype()));
-  return add(self, div(t1, t2), value_for(dt, value, "addcdiv"));
+  return ternary(TernaryOp::Addcdiv, "addcdiv", self, t1, t2, dt, value_for(dt, value, "addcdiv"));
 }
 
 Tensor lerp(const Tensor& start, const Tensor& end, const Operand& weight) {
@@ -289,24 +339,15 @@ Tensor lerp(const Tensor& start, const Tensor& end, const Operand& weight) {
               "[lerp] expected dtype " << dtype_name(dt) << " for `end` but got dtype " << dtype_name(end->dtype()));
   LUCID_CHECK(is_floating(dt) || is_complex(dt), NotImplemented,
               "[lerp] is only implemented for floating point and complex tensors (got " << dtype_name(dt) << ")");
-  Tensor diff = sub(end, start);
   if (const Scalar* w = std::get_if<Scalar>(&weight)) {
     LUCID_CHECK(w->kind != DtypeCategory::Complex || is_complex(dt), Type,
                 "[lerp] a complex weight needs complex tensors (got " << dtype_name(dt) << ")");
-    const double mag = w->kind == DtypeCategory::Complex ? std::hypot(w->re, w->im) : w->re;
-    if (std::fabs(mag) < 0.5) return add(start, mul(diff, *w));
-    Scalar one_minus = *w;  // 1 - w
-    one_minus.re = 1 - w->re, one_minus.im = -w->im, one_minus.i = 1 - w->i, one_minus.b = one_minus.re != 0;
-    if (w->kind != DtypeCategory::Complex) one_minus = Scalar::from_double(1 - w->re);
-    return sub(end, mul(diff, one_minus));
+  } else {
+    const Tensor& wt = std::get<Tensor>(weight);
+    LUCID_CHECK(wt->dtype() == dt || wt->dim() == 0, DtypeMismatch,
+                "[lerp] expected dtype " << dtype_name(dt) << " for `weight` but got dtype " << dtype_name(wt->dtype()));
   }
-  Tensor w = std::get<Tensor>(weight);
-  LUCID_CHECK(w->dtype() == dt || w->dim() == 0, DtypeMismatch,
-              "[lerp] expected dtype " << dtype_name(dt) << " for `weight` but got dtype " << dtype_name(w->dtype()));
-  if (w->dtype() != dt) w = cast(w, dt);
-  if (is_complex(dt)) return add(start, mul(w, diff));
-  // PyTorch's two-sided formula: exact at both ends.
-  return where(lt(unary(UnaryOp::Abs, w), sc(0.5)), add(start, mul(w, diff)), sub(end, mul(diff, sub(si(1), w))));
+  return ternary(TernaryOp::Lerp, "lerp", start, end, weight, dt, si(1));
 }
 
 Tensor complex(const Tensor& re, const Tensor& im) {

@@ -82,14 +82,21 @@ void check_range(const Tensor& idx, int64_t lo, int64_t hi, const char* op, int6
     LUCID_FAIL(Index, "[" << op << "] index " << bad << " is out of bounds for dimension " << dim << " with size " << size);
 }
 
-Scalar scalar_of(const Operand& v, const char* op) {
+// A fill value: a scalar, or the item of a 0-d tensor; a complex value needs a complex self (as PyTorch).
+Scalar scalar_of(const Operand& v, Dtype self_dtype, const char* op) {
+  Scalar s;
   if (const Tensor* t = std::get_if<Tensor>(&v)) {
     LUCID_CHECK((*t)->dim() == 0, ShapeMismatch,
                 "[" << op << "] only supports a 0-dimensional value tensor, but got tensor with " << (*t)->dim()
                     << " dimension(s)");
-    return item(*t);
+    s = item(*t);
+  } else {
+    s = std::get<Scalar>(v);
   }
-  return std::get<Scalar>(v);
+  LUCID_CHECK(s.kind != DtypeCategory::Complex || s.im == 0 || is_complex(self_dtype), Generic,
+              "[" << op << "] value " << s.re << (s.im < 0 ? "-" : "+") << std::abs(s.im) << "j cannot be converted to type "
+                  << dtype_name(self_dtype) << " without overflow");
+  return s;
 }
 
 // The in-place form of a write op: with autograd, the result is computed out of place from a
@@ -254,6 +261,7 @@ std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const T
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, ScatterOp op,
                      const char* name) {
   const int64_t d = check_gather(self, dim, index, nullptr, name);
+  scalar_of(value, self->dtype(), name);
   Tensor out = fresh_copy(self);
   scatter_into(op, out, d, index, scalar_tensor(value, self->dtype(), self->device()));
   if (op == ScatterOp::Assign) {
@@ -552,6 +560,7 @@ Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tens
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, const std::string& reduce) {
   const ScatterOp op = legacy_reduce(reduce, "scatter_");
   const int64_t d = check_gather(self, dim, index, nullptr, "scatter_");
+  scalar_of(value, self->dtype(), "scatter_");
   return write_inplace("scatter_", self, {}, [&](const Tensor& s) { return scatter_value(s, dim, index, value, op, "scatter_"); },
                        [&] { scatter_into(op, self, d, index, scalar_tensor(value, self->dtype(), self->device())); });
 }
@@ -676,7 +685,7 @@ Tensor index_copy_impl(const Tensor& self, int64_t dim, const Tensor& index, con
 
 Tensor index_fill_impl(const Tensor& self, int64_t dim, const Tensor& index, const Operand& value, const DimIndex& di) {
   Tensor out = fresh_copy(self);
-  index_write_into(ScatterOp::Assign, out, di, scalar_tensor(scalar_of(value, "index_fill"), self->dtype(), self->device()));
+  index_write_into(ScatterOp::Assign, out, di, scalar_tensor(scalar_of(value, self->dtype(), "index_fill"), self->dtype(), self->device()));
   const Tensor* vt = std::get_if<Tensor>(&value);
   Tensor v = vt ? *vt : nullptr;
   record("IndexFillBackward0", {&self, &v}, {&out}, {SavedTensor(index, false)},
@@ -725,7 +734,7 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Op
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Operand& value) {
   DimIndex di = dim_index(self, dim, index, "index_fill_");
   const Tensor* vt = std::get_if<Tensor>(&value);
-  const Scalar v = scalar_of(value, "index_fill_");
+  const Scalar v = scalar_of(value, self->dtype(), "index_fill_");
   return write_inplace("index_fill_", self, {vt}, [&](const Tensor& s) { return index_fill_impl(s, dim, index, value, di); },
                        [&] { index_write_into(ScatterOp::Assign, self, di, scalar_tensor(v, self->dtype(), self->device())); });
 }
@@ -742,7 +751,7 @@ void check_mask(const Tensor& self, const Tensor& mask, const char* op) {
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Operand& value) {
   check_mask(self, mask, "masked_fill");
-  const Scalar v = scalar_of(value, "masked_fill");
+  const Scalar v = scalar_of(value, self->dtype(), "masked_fill");
   const Shape shape = broadcast_shapes(self->shape(), mask->shape(), "masked_fill");
   Tensor s = expand(self, shape, "masked_fill");
   Tensor out = fresh_copy(s);
@@ -761,7 +770,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Operand& value)
 
 Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Operand& value) {
   check_mask(self, mask, "masked_fill_");
-  const Scalar v = scalar_of(value, "masked_fill_");
+  const Scalar v = scalar_of(value, self->dtype(), "masked_fill_");
   LUCID_CHECK(broadcasts_to(mask->shape(), self->shape()), ShapeMismatch,
               "[masked_fill_] mask of shape " << shape_str(mask->shape()) << " cannot be broadcast to self's shape "
                                               << shape_str(self->shape()));

@@ -1,6 +1,9 @@
 // The pointwise-loss family (ops/loss.h): fused elementwise forwards and derivative ops whose own
 // vjps give exact second derivatives.
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "autograd/node.h"
 #include "backend/kernels/loss.h"
@@ -121,6 +124,133 @@ Tensor pointwise_loss(LossOp op, const Tensor& input, const Tensor& target, cons
   if (reduction == "none") return per;
   if (reduction == "sum") return sum(per, std::nullopt);
   return mean(per, std::nullopt);
+}
+
+
+// ---- CTC
+
+namespace {
+
+std::vector<int64_t> host_ints(const Tensor& t, const char* what) {
+  LUCID_CHECK(t->dtype() == Dtype::I64 || t->dtype() == Dtype::I32, DtypeMismatch,
+              "[ctc_loss] " << what << " must be an integer tensor, got " << dtype_name(t->dtype()));
+  LUCID_CHECK(t->device().is_cpu(), NotImplemented, "[ctc_loss] " << what << " must be on the CPU");
+  Tensor c = contiguous(cast(t, Dtype::I64));
+  const int64_t* p = static_cast<const int64_t*>(c->data_ptr());
+  return std::vector<int64_t>(p, p + c->numel());
+}
+
+Tensor int_tensor(const std::vector<int64_t>& v) {
+  Tensor t = TensorImpl::empty({int64_t(v.size())}, Dtype::I64, Device());
+  std::copy(v.begin(), v.end(), static_cast<int64_t*>(t->data_ptr()));
+  return t;
+}
+
+struct CtcArgs {
+  Tensor lp, targets, offsets, ilen, tlen;
+  int64_t blank;
+  bool zero_infinity;
+};
+
+Tensor ctc_backward(const Tensor& g, const CtcArgs& a, const Tensor& raw) {
+  Tensor grad = TensorImpl::empty(a.lp->shape(), a.lp->dtype(), a.lp->device());
+  Tensor gc = contiguous(cast(g, a.lp->dtype()));
+  ctc_loss_backward_kernel(a.lp->device())(*grad, *gc, *a.lp, *a.targets, *a.offsets, *a.ilen, *a.tlen, *raw, a.blank,
+                                           a.zero_infinity);
+  record("CtcLossBackwardBackward0", {&gc, &a.lp}, {&grad}, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
+    LUCID_CHECK(false, NotImplemented, "[ctc_loss] double backward is not implemented (as in PyTorch)");
+    return std::vector<Tensor>{};
+  });
+  return grad;
+}
+
+}  // namespace
+
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets_in, const Tensor& input_lengths,
+                const Tensor& target_lengths, int64_t blank, const std::string& reduction, bool zero_infinity) {
+  LUCID_CHECK(reduction == "none" || reduction == "mean" || reduction == "sum", Value,
+              reduction << " is not a valid value for reduction");
+  LUCID_CHECK(log_probs->dim() == 2 || log_probs->dim() == 3, ShapeMismatch,
+              "[ctc_loss] log_probs must be (T, N, C) or unbatched (T, C), got shape " << shape_str(log_probs->shape()));
+  LUCID_CHECK(is_floating(log_probs->dtype()), DtypeMismatch,
+              "[ctc_loss] expected floating-point log_probs, got " << dtype_name(log_probs->dtype()));
+  LUCID_CHECK(log_probs->device().is_cpu() && targets_in->device().is_cpu(), NotImplemented,
+              "[ctc_loss] is implemented on CPU only");
+  if (is_half(log_probs->dtype()))
+    return cast(ctc_loss(cast(log_probs, Dtype::F32), targets_in, input_lengths, target_lengths, blank, reduction,
+                         zero_infinity),
+                log_probs->dtype());
+  const bool unbatched = log_probs->dim() == 2;
+  Tensor lp = unbatched ? unsqueeze(log_probs, 1) : log_probs;
+  const int64_t T = lp->shape()[0], N = lp->shape()[1], C = lp->shape()[2];
+  LUCID_CHECK(blank >= 0 && blank < C, Value, "[ctc_loss] blank must be in label range, got " << blank << " for " << C
+                                                                                             << " classes");
+  LUCID_CHECK(targets_in->dtype() == Dtype::I64 || targets_in->dtype() == Dtype::I32, DtypeMismatch,
+              "[ctc_loss] targets must be an integer tensor, got " << dtype_name(targets_in->dtype()));
+  const std::vector<int64_t> il = host_ints(input_lengths, "input_lengths");
+  const std::vector<int64_t> tl = host_ints(target_lengths, "target_lengths");
+  LUCID_CHECK(int64_t(il.size()) == N && int64_t(tl.size()) == N, ShapeMismatch,
+              "[ctc_loss] input_lengths and target_lengths must have " << N << " entries (the batch size), got "
+                                                                       << il.size() << " and " << tl.size());
+  Tensor targets = contiguous(cast(unbatched && targets_in->dim() == 1 ? unsqueeze(targets_in, 0) : targets_in,
+                                   Dtype::I64));
+  std::vector<int64_t> off(static_cast<size_t>(N));
+  const bool padded = targets->dim() == 2;
+  LUCID_CHECK(padded || targets->dim() == 1, ShapeMismatch,
+              "[ctc_loss] targets must be (N, S) padded or 1-D concatenated, got shape "
+                  << shape_str(targets->shape()));
+  LUCID_CHECK(!padded || targets->shape()[0] == N, ShapeMismatch,
+              "[ctc_loss] targets of shape " << shape_str(targets->shape()) << " for a batch of " << N);
+  int64_t pos = 0;
+  for (int64_t n = 0; n < N; ++n) {
+    LUCID_CHECK(il[size_t(n)] >= 0 && il[size_t(n)] <= T, Value,
+                "[ctc_loss] Expected input_lengths to have value at most " << T << ", but got value "
+                                                                           << il[size_t(n)]);
+    LUCID_CHECK(tl[size_t(n)] >= 0, Value, "[ctc_loss] target_lengths must be non-negative, got " << tl[size_t(n)]);
+    if (padded) {
+      LUCID_CHECK(tl[size_t(n)] <= targets->shape()[1], ShapeMismatch,
+                  "[ctc_loss] Expected tensor to have size at least " << tl[size_t(n)]
+                      << " at dimension 1, but got size " << targets->shape()[1] << " for argument 'targets'");
+      off[size_t(n)] = n * targets->shape()[1];
+    } else {
+      off[size_t(n)] = pos;
+      pos += tl[size_t(n)];
+    }
+  }
+  LUCID_CHECK(padded || pos <= targets->numel(), ShapeMismatch,
+              "[ctc_loss] target_lengths sum to " << pos << " but targets has " << targets->numel() << " labels");
+  const int64_t* tp = static_cast<const int64_t*>(targets->data_ptr());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t k = 0; k < tl[size_t(n)]; ++k) {
+      const int64_t v = tp[off[size_t(n)] + k];
+      LUCID_CHECK(v >= 0 && v < C, Index, "[ctc_loss] target " << v << " is out of bounds for " << C << " classes");
+    }
+  CtcArgs a{contiguous(lp), targets, int_tensor(off), int_tensor(il), int_tensor(tl), blank, zero_infinity};
+  Tensor raw = TensorImpl::empty({N}, lp->dtype(), lp->device());
+  Tensor out = TensorImpl::empty({N}, lp->dtype(), lp->device());
+  if (N) ctc_loss_kernel(lp->device())(*raw, *a.lp, *a.targets, *a.offsets, *a.ilen, *a.tlen, blank);
+  if (lp->dtype() == Dtype::F64) {
+    const double* r = static_cast<const double*>(raw->data_ptr());
+    double* o = static_cast<double*>(out->data_ptr());
+    for (int64_t n = 0; n < N; ++n) o[n] = zero_infinity && std::isinf(r[n]) ? 0.0 : r[n];
+  } else {
+    const float* r = static_cast<const float*>(raw->data_ptr());
+    float* o = static_cast<float*>(out->data_ptr());
+    for (int64_t n = 0; n < N; ++n) o[n] = zero_infinity && std::isinf(r[n]) ? 0.0f : r[n];
+  }
+  record("CtcLossBackward0", {&a.lp}, {&out}, {}, [a, raw](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{ctc_backward(g[0], a, raw)};
+  });
+  if (reduction == "none") return unbatched ? reshape(out, Shape{}) : out;
+  if (reduction == "sum") return sum(out, std::nullopt);
+  std::vector<int64_t> dv(tl);
+  Tensor den = TensorImpl::empty({N}, lp->dtype(), lp->device());
+  for (int64_t n = 0; n < N; ++n) {
+    const int64_t d = std::max<int64_t>(tl[size_t(n)], 1);
+    if (lp->dtype() == Dtype::F64) static_cast<double*>(den->data_ptr())[n] = double(d);
+    else static_cast<float*>(den->data_ptr())[n] = float(d);
+  }
+  return mean(div(out, den), std::nullopt);
 }
 
 }  // namespace lucid

@@ -26,3 +26,15 @@ Tensor pointwise_loss(LossOp op, const Tensor& input, const Tensor& target, cons
                       const std::string& reduction, const LossParams& p);
 
 }  // namespace lucid
+
+namespace lucid {
+
+// The CTC loss. log_probs (T, N, C) or unbatched (T, C); targets (N, S) padded, or 1-D concatenated
+// (sum of target_lengths), or (S,) unbatched; input_lengths / target_lengths int64 (N,) (or 0-d
+// unbatched). reduction "none" (per sample), "sum", or "mean" (each loss divided by its target length,
+// then the batch mean). zero_infinity zeroes infinite losses and their gradients. The gradient is
+// PyTorch's (it assumes normalised log-probabilities); double backward is not implemented. CPU only.
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                const Tensor& target_lengths, int64_t blank, const std::string& reduction, bool zero_infinity);
+
+}  // namespace lucid

@@ -1,5 +1,6 @@
 // Scans: cumsum, cumprod, cummax/cummin, logcumsumexp (the kernel scans the last dim of a
 // permuted view; the output is allocated contiguous in the input's order).
+#include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/graph.h"
 #include "ops/reduce.h"
@@ -89,11 +90,24 @@ Tensor logcumsumexp(const Tensor& t, int64_t dim) {
               "[logcumsumexp] not implemented for " << dtype_name(t->dtype()) << " (floating dtypes only)");
   const int64_t d = wrap_dim(dim, t->dim(), "logcumsumexp");
   Tensor out = run_scan(ScanOp::LogSumExp, t, d, false).first;
-  // d out_k / d x_i = exp(x_i - out_k) for i <= k: grad_i = exp(x_i) * sum_{k>=i} g_k exp(-out_k)
+  // d out_k / d x_i = exp(x_i - out_k) for i <= k, so grad_i = sum_{k>=i} g_k exp(x_i - out_k). Stable
+  // form (PyTorch's): the positive and negative parts of g each through a reverse logcumsumexp of
+  // log|g| - out. Under create_graph, the plain form exp(x) * revcumsum(g exp(-out)), built of ops
+  // with vjps, so double backward works.
   record("LogcumsumexpBackward0", {&t}, {&out}, {SavedTensor(t, false), SavedTensor(out, true)},
          [d](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           Tensor w = mul(g[0], unary(UnaryOp::Exp, mul(s[1], Scalar::from_int(-1))));
-           return std::vector<Tensor>{mul(unary(UnaryOp::Exp, s[0]), cumsum_reverse(w, d))};
+           const Tensor &x = s[0], &y = s[1];
+           if (!autograd::grad_enabled()) {
+             auto part = [&](const Tensor& gpart) {
+               Tensor u = sub(unary(UnaryOp::Log, gpart), y);
+               return unary(UnaryOp::Exp, add(x, run_scan(ScanOp::LogSumExp, u, d, false, true).first));
+             };
+             Tensor gp = where(gt(g[0], Scalar::from_int(0)), g[0], Scalar::from_int(0));
+             Tensor gn = where(lt(g[0], Scalar::from_int(0)), mul(g[0], Scalar::from_int(-1)), Scalar::from_int(0));
+             return std::vector<Tensor>{sub(part(gp), part(gn))};
+           }
+           Tensor w = mul(g[0], unary(UnaryOp::Exp, mul(y, Scalar::from_int(-1))));
+           return std::vector<Tensor>{mul(unary(UnaryOp::Exp, x), cumsum_reverse(w, d))};
          });
   return out;
 }

@@ -23,6 +23,15 @@ TensorImpl::~TensorImpl() { g_live.fetch_sub(1, std::memory_order_relaxed); }
 
 int64_t TensorImpl::live_count() { return g_live.load(std::memory_order_relaxed); }
 
+void TensorImpl::set_data(const TensorImpl& other) {
+  storage_ = other.storage_;
+  dtype_ = other.dtype_;
+  shape_ = other.shape_;
+  strides_ = other.strides_;
+  offset_ = other.offset_;
+  refresh();
+}
+
 void TensorImpl::refresh() {
   numel_ = numel_of(shape_);
   contiguous_ = true;

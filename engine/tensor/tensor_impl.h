@@ -50,6 +50,10 @@ class TensorImpl : public std::enable_shared_from_this<TensorImpl> {
   int64_t version() const { return storage_->version(); }
   void bump_version() { storage_->bump_version(); }
 
+  // `t.data = other`: this tensor takes other's storage, dtype, shape, strides and offset, keeping its
+  // identity and autograd fields (PyTorch's set_data).
+  void set_data(const TensorImpl& other);
+
   AutogradMeta* autograd_meta() const { return autograd_.get(); }
   AutogradMeta& ensure_autograd_meta();
   bool requires_grad() const { return autograd_ && autograd_->requires_grad; }

@@ -15,7 +15,7 @@ __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_
            "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss", "gaussian_nll_loss",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "multi_margin_loss",
            "multilabel_margin_loss", "multilabel_soft_margin_loss", "soft_margin_loss", "triplet_margin_loss",
-           "triplet_margin_with_distance_loss"]
+           "triplet_margin_with_distance_loss", "ctc_loss"]
 
 
 def _legacy(size_average, reduce, reduction):
@@ -114,8 +114,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _check_same_size(input, target, f"Using a target size ({_size(target)}) that is different to the input size "
                                     f"({_size(input)}) is deprecated. Please ensure they have the same size.")
     if input.numel() and input.dtype.is_floating_point:
-        lo, hi = float(input.detach().amin()), float(input.detach().amax())
-        if not (lo >= 0 and hi <= 1):
+        lo, hi = lucid.aminmax(input.detach())
+        if not (float(lo) >= 0 and float(hi) <= 1):          # NaN fails too, as PyTorch
             raise lucid.LucidError("all elements of input should be between 0 and 1")
     if weight is not None:
         weight = weight.expand(lucid.broadcast_shapes(_size(target), _size(weight)))
@@ -398,3 +398,17 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
         d_swap = dist(positive, negative)
         d_neg = d_neg - lucid.relu(d_neg - d_swap)
     return _reduce(lucid.relu(margin + d_pos - d_neg), reduction)
+
+
+def _lengths(v):
+    if isinstance(v, lucid.Tensor):
+        return v
+    return lucid.tensor(list(v) if isinstance(v, (list, tuple)) else v, dtype=lucid.int64)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """Connectionist temporal classification loss of log_probs (T, N, C) (or unbatched (T, C)) against
+    targets (N, S) padded or 1-D concatenated; the alpha/beta recursions run in one engine kernel.
+    'mean' divides each loss by its target length, then averages over the batch."""
+    return _C.ctc_loss(log_probs, targets, _lengths(input_lengths), _lengths(target_lengths), blank, reduction,
+                       zero_infinity)

@@ -458,4 +458,8 @@ def tanh(input):
 
 # PyTorch spells the indexing family's one_hot torch.nn.functional.one_hot (also lucid.one_hot)
 one_hot = _C.one_hot
+from lucid.nn._functional_pool import *  # noqa: E402,F401,F403
 from lucid.nn._functional_loss import *  # noqa: E402,F401,F403
+from lucid.nn import _functional_pool as _pool, _functional_loss as _loss  # noqa: E402
+
+__all__ += ["one_hot"] + _pool.__all__ + _loss.__all__

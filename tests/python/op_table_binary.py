@@ -7,7 +7,7 @@ import operator
 import numpy as np
 
 import lucid
-from helpers import ALL_DTYPES
+from helpers import ALL_DTYPES, cast_ref
 from op_table import OpInfo, Sample, binary_samples, unary_samples, wide, category  # noqa: F401
 
 BOOL, F16, BF16, F32, F64 = lucid.bool_, lucid.float16, lucid.bfloat16, lucid.float32, lucid.float64
@@ -60,6 +60,15 @@ def _int_bits(out):
 def _floor_div(A, B):
     with np.errstate(all="ignore"):
         return np.floor_divide(A, B)
+
+
+def _trunc_div_ref(a, b, out, **_):
+    A, B = _calc(a, b, out)
+    with np.errstate(all="ignore"):
+        q = A / B
+    if out in (F16, BF16):   # PyTorch rounds the quotient to the storage type before truncating
+        q = cast_ref(q, out).astype(np.float64)
+    return np.trunc(q)
 
 
 def _pow_ref(a, b, out, **_):
@@ -185,7 +194,7 @@ OPS += [
     _entry("remainder", _ref(np.remainder), _same, NUMERIC_REAL, kinds=("default", "nonzero"),
            operator_fn=operator.mod),
     _entry("fmod", _ref(np.fmod), _same, NUMERIC_REAL, kinds=("default", "nonzero")),
-    OpInfo("div_trunc", lambda a, b: lucid.div(a, b, rounding_mode="trunc"), _ref(lambda A, B: np.trunc(A / B)),
+    OpInfo("div_trunc", lambda a, b: lucid.div(a, b, rounding_mode="trunc"), _trunc_div_ref,
            _same, NUMERIC_REAL, binary_samples, torch_op=lambda torch, a, b: torch.div(a, b, rounding_mode="trunc"),
            variants={"method": lambda a, b: a.div(b, rounding_mode="trunc"),
                      "divide": lambda a, b: lucid.divide(a, b, rounding_mode="trunc")},

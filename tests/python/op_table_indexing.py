@@ -839,9 +839,8 @@ OPS = [
            torch_op=_setitem_distinct_torch,
            cuda=False),
     OpInfo("index_put_accumulate", _index_put_op(True), _index_put_ref(True), _same, ALL_DTYPES, _index_put_samples,
-           torch_op=lambda torch, a, v, spec: torch.index_put(
-               a, tuple(None if isinstance(k, slice) else _tt(torch, k) for k in _adv_key(tuple(a.shape), spec)), v,
-               accumulate=True),
+           torch_op=lambda torch, a, v, spec: torch.ops.aten.index_put(   # aten's form takes None entries
+               a, [None if isinstance(k, slice) else _tt(torch, k) for k in _adv_key(tuple(a.shape), spec)], v, True),
            variants={"method": lambda a, v, spec: a.index_put(
                tuple(None if isinstance(k, slice) else _lt(k) for k in _adv_key(tuple(a.shape), spec)), v, True)},
            kinds=("small", "small"), cuda=False, tol=ACC_TOL),

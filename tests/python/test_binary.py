@@ -333,3 +333,23 @@ def test_complex_gradients():
     z.backward(T([1 + 2j, 3 - 1j], dtype=lucid.complex128))
     assert r.grad.tolist() == [1.0, 3.0]
     assert i.grad.tolist() == [1.0]   # 2 + (-1), summed over the broadcast
+
+
+def test_where_condition_only_is_nonzero_tuple():
+    r = lucid.where(T([[True, False], [False, True]]))
+    assert isinstance(r, tuple) and len(r) == 2
+    assert r[0].tolist() == [0, 1] and r[1].tolist() == [0, 1]
+    assert lucid.where(T([0, 3, 0, 5]))[0].tolist() == [1, 3]
+
+
+def test_arithmetic_aliases():
+    x = T([1.0, 2.0])
+    assert lucid.multiply(x, 3).tolist() == [3.0, 6.0]
+    assert lucid.subtract(x, 1, alpha=2).tolist() == [-1.0, 0.0]
+    assert lucid.rsub(x, 1).tolist() == [0.0, -1.0]
+    assert x.multiply(x).tolist() == [1.0, 4.0]
+    assert lucid.true_divide(T([1, 2]), 2).tolist() == [0.5, 1.0]
+    assert lucid.divide(T([7]), 2, rounding_mode="floor").tolist() == [3]
+    y = T([4.0])
+    y.subtract_(1)
+    assert y.tolist() == [3.0]

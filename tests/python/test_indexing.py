@@ -404,3 +404,24 @@ def test_one_hot_in_nn_functional():
     import lucid.nn.functional as F
     assert F.one_hot(lucid.tensor([1, 0]), num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
     assert F.one_hot(lucid.tensor([2])).tolist() == torch.nn.functional.one_hot(torch.tensor([2])).tolist()
+
+
+def test_where_with_condition_only_is_nonzero_as_tuple():
+    a = np.array([[1, 0, 3], [0, 5, 0]])
+    got = lucid.where(L(a) > 0)
+    want = torch.where(T(a) > 0)
+    assert isinstance(got, tuple) and [t.tolist() for t in got] == [t.tolist() for t in want]
+    assert lucid.where(L(a) > 0, L(a), -L(a)).tolist() == a.tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: lucid.zeros(3).masked_fill(lucid.tensor([True, False, True]), 1 + 2j),
+    lambda: lucid.zeros(3).index_fill(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).scatter(0, lucid.tensor([0]), 1 + 2j),
+    lambda: lucid.zeros(3).masked_fill_(lucid.tensor([True, False, True]), lucid.tensor(1 + 2j)),
+])
+def test_complex_value_into_real_tensor_refused(call):
+    with pytest.raises(RuntimeError, match="cannot be converted"):
+        call()
+    assert lucid.zeros(3, dtype=lucid.complex64).masked_fill(lucid.tensor([True, False, True]), 1 + 2j).tolist()[0] == 1 + 2j
+    assert lucid.zeros(3, dtype=lucid.int64).masked_fill(lucid.tensor([True, False, True]), 1.7).tolist() == [1, 0, 1]

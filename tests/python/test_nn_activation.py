@@ -407,3 +407,26 @@ def test_backward_node_names():
     assert F.gelu(x).grad_fn.name() == "GeluBackward0"
     assert F.leaky_relu(x).grad_fn.name() == "LeakyReluBackward0"
     assert F.relu6(x).grad_fn.name() == "HardtanhBackward0"
+
+
+@pytest.mark.parametrize("name,kw", [("elu_", {"alpha": 0.7}), ("leaky_relu_", {"negative_slope": 0.3}),
+                                     ("hardtanh_", {}), ("threshold_", {"threshold": 0.2, "value": -1.0})])
+def test_inplace_gradgradcheck(name, kw):
+    x = lucid.tensor(sample((3, 4), [0, 0.2, -1, 1]), requires_grad=True)
+
+    def f(t):
+        u = t * 1.0
+        getattr(F, name)(u, **kw)
+        return u * u
+    assert gradcheck(f, (x,))
+    assert gradgradcheck(f, (x,))
+
+
+def test_third_order_of_smooth_activation_is_refused():
+    x = lucid.tensor([0.3, -0.2], requires_grad=True)
+    (g,) = lucid.autograd.grad(F.gelu(x).sum(), x, create_graph=True)
+    (gg,) = lucid.autograd.grad(g.sum(), x, create_graph=True)
+    np.testing.assert_allclose(gg.detach().numpy(), np.exp(-0.5 * x.detach().numpy() ** 2) / np.sqrt(2 * np.pi) *
+                               (2 - x.detach().numpy() ** 2), rtol=1e-6)
+    with pytest.raises(NotImplementedError, match="order 3"):
+        lucid.autograd.grad(gg.sum(), x)

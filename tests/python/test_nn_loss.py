@@ -248,6 +248,8 @@ def test_pointwise_errors():
         F.binary_cross_entropy(lucid.tensor([0.5, 0.5]), lucid.tensor([[1.0, 0.0]]))
     with pytest.raises(RuntimeError, match="between 0 and 1"):
         F.binary_cross_entropy(lucid.tensor([1.5]), lucid.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="between 0 and 1"):
+        F.binary_cross_entropy(lucid.tensor([0.5, float("nan")]), lucid.tensor([1.0, 0.0]))
     with pytest.raises(ValueError, match="must be the same as input size"):
         F.binary_cross_entropy_with_logits(lucid.tensor([0.5, 0.5]), lucid.tensor([[1.0, 0.0]]))
     with pytest.raises(ValueError):
@@ -420,3 +422,114 @@ def test_weighted_layers_buffers(torch):
         nn.MultiMarginLoss(p=3)
     with pytest.raises(ValueError):
         nn.TripletMarginWithDistanceLoss(margin=-1.0)
+
+
+# ---- CTC
+
+def _ctc_data(T=12, N=4, C=6):
+    x = randn(T, N, C)
+    tg = RNG.integers(1, C, (N, 5))
+    tg[1, :3] = [2, 2, 2]                 # repeats need blanks between them
+    return x, tg, [12, 10, 7, 12], [5, 3, 0, 4]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("dtype", [lucid.float32, lucid.float64])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+@pytest.mark.parametrize("layout", ["padded", "concat", "tensor_lengths"])
+def test_ctc_matches_torch(torch, reduction, dtype, zero_infinity, layout):
+    x, tg, il, tl = _ctc_data()
+    il[2] = 1 if zero_infinity else il[2]
+    tl[2] = 2 if zero_infinity else tl[2]       # 2 labels in 1 frame: impossible (inf)
+    tdt = torch.float64 if dtype == lucid.float64 else torch.float32
+    if layout == "concat":
+        lt = lucid.tensor(np.concatenate([tg[n, :tl[n]] for n in range(4)]))
+        tt = torch.tensor(np.concatenate([tg[n, :tl[n]] for n in range(4)]))
+    else:
+        lt, tt = lucid.tensor(tg), torch.tensor(tg)
+    li, ll = (lucid.tensor(il), lucid.tensor(tl)) if layout == "tensor_lengths" else (il, tl)
+    lx = lucid.tensor(x, dtype=dtype, requires_grad=True)
+    tx = torch.tensor(x, dtype=tdt, requires_grad=True)
+    lp, tp = lx.log_softmax(2), tx.log_softmax(2)
+    y = F.ctc_loss(lp, lt, li, ll, reduction=reduction, zero_infinity=zero_infinity)
+    ty = torch.nn.functional.ctc_loss(tp, tt, il, tl, reduction=reduction, zero_infinity=zero_infinity)
+    tol = 1e-4 if dtype == lucid.float32 else 1e-10
+    close(y, ty, tol)
+    g = randn(*ty.shape)
+    y.backward(lucid.tensor(g, dtype=dtype))
+    ty.backward(torch.tensor(g, dtype=tdt))
+    close(lx.grad, tx.grad, tol)
+
+
+def test_ctc_raw_gradient_and_blank(torch):
+    # the gradient w.r.t. log_probs themselves is PyTorch's formula (it assumes normalised inputs)
+    x, tg, il, tl = _ctc_data()
+    lp = np.log(np.exp(x) / np.exp(x).sum(2, keepdims=True))
+    tg = np.where(tg == 3, 0, tg)                   # blank 3: targets avoid it
+    la, ta = lucid.tensor(lp, requires_grad=True), torch.tensor(lp, requires_grad=True)
+    y = F.ctc_loss(la, lucid.tensor(tg), il, tl, blank=3)
+    ty = torch.nn.functional.ctc_loss(ta, torch.tensor(tg), il, tl, blank=3)
+    close(y, ty, 1e-10)
+    y.backward()
+    ty.backward()
+    close(la.grad, ta.grad, 1e-10)
+
+
+def test_ctc_unbatched_and_gradcheck(torch):
+    x = randn(7, 5)
+    t = np.array([1, 3, 3])
+    for red in REDUCTIONS:
+        close(F.ctc_loss(lucid.tensor(x).log_softmax(1), lucid.tensor(t), lucid.tensor(7), lucid.tensor(3),
+                         reduction=red),
+              torch.nn.functional.ctc_loss(torch.tensor(x).log_softmax(1), torch.tensor(t), torch.tensor(7),
+                                           torch.tensor(3), reduction=red), 1e-10)
+    xl = lucid.tensor(randn(6, 2, 4), requires_grad=True)
+    f = lambda v: F.ctc_loss(v.log_softmax(2), lucid.tensor([[1, 2], [3, 3]]), [6, 5], [2, 2], reduction="sum")
+    assert gradcheck(f, (xl,))
+    g = lucid.autograd.grad(f(xl), xl, create_graph=True)[0]
+    with pytest.raises(NotImplementedError, match="double backward"):
+        g.sum().backward()
+
+
+def test_ctc_errors():
+    lp = lucid.tensor(randn(5, 2, 4)).log_softmax(2)
+    t = lucid.tensor([[1, 2], [3, 1]])
+    with pytest.raises(ValueError, match="blank must be in label range"):
+        F.ctc_loss(lp, t, [5, 5], [2, 2], blank=4)
+    with pytest.raises(ValueError, match="at most 5"):
+        F.ctc_loss(lp, t, [6, 5], [2, 2])
+    with pytest.raises(lucid.ShapeMismatch, match="at least 3"):
+        F.ctc_loss(lp, t, [5, 5], [3, 2])
+    with pytest.raises(IndexError, match="out of bounds"):
+        F.ctc_loss(lp, lucid.tensor([[1, 9], [3, 1]]), [5, 5], [2, 2])
+    with pytest.raises(lucid.ShapeMismatch):
+        F.ctc_loss(lp, t, [5, 5, 5], [2, 2, 2])
+    with pytest.raises(lucid.ShapeMismatch):
+        F.ctc_loss(lucid.tensor(randn(5)), t, [5], [2])
+    with pytest.raises(ValueError):
+        F.ctc_loss(lp, t, [5, 5], [2, 2], reduction="avg")
+    with pytest.raises(lucid.ShapeMismatch):
+        F.ctc_loss(lp, lucid.tensor([1, 2, 3]), [5, 5], [2, 2])      # concatenated, too short
+
+
+def test_ctc_layer(torch):
+    x, tg, il, tl = _ctc_data()
+    m, tm = nn.CTCLoss(blank=0, zero_infinity=True), torch.nn.CTCLoss(blank=0, zero_infinity=True)
+    assert (m.blank, m.zero_infinity, m.reduction) == (tm.blank, tm.zero_infinity, tm.reduction)
+    assert nn.CTCLoss().reduction == "mean" and nn.CTCLoss().blank == 0 and not nn.CTCLoss().zero_infinity
+    close(m(lucid.tensor(x).log_softmax(2), lucid.tensor(tg), il, tl),
+          tm(torch.tensor(x).log_softmax(2), torch.tensor(tg), il, tl), 1e-10)
+    assert repr(m) == repr(tm)
+
+
+def test_ctc_batch_first_view_int32_targets(torch):
+    x = randn(3, 9, 5)                              # (N, T, C), transposed to a (T, N, C) view
+    tg = RNG.integers(1, 5, (3, 4))
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y = F.ctc_loss(lx.log_softmax(2).transpose(0, 1), lucid.tensor(tg, dtype=lucid.int32), [9, 8, 9], [4, 2, 3])
+    ty = torch.nn.functional.ctc_loss(tx.log_softmax(2).transpose(0, 1), torch.tensor(tg, dtype=torch.int32),
+                                      [9, 8, 9], [4, 2, 3])
+    close(y, ty, 1e-10)
+    y.backward()
+    ty.backward()
+    close(lx.grad, tx.grad, 1e-10)

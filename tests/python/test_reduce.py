@@ -262,3 +262,28 @@ def test_max_min_of_two_tensors_are_maximum_minimum():
     a, b = lucid.tensor([1.0, 5.0]), lucid.tensor([3.0, 2.0])
     assert lucid.max(a, b).tolist() == [3.0, 5.0] and a.max(b).tolist() == [3.0, 5.0]
     assert lucid.min(a, b).tolist() == [1.0, 2.0] and a.min(other=b).tolist() == [1.0, 2.0]
+
+
+def test_logcumsumexp_grad_is_stable(torch):
+    x = [[1000.0, 1000.0, -1000.0, 3.0], [-2.0, 0.5, 1.0, 700.0]]
+    w = np.array([[1.0, -2.0, 0.5, 3.0], [-1.0, 2.0, -0.5, 1.5]])
+    lw, tw = lucid.tensor(w), torch.tensor(w)
+    got = _grad(lambda t: t.logcumsumexp(1) * lw, x)
+    want = _tgrad(torch, lambda t: t.logcumsumexp(1) * tw, x)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [40, 1000, 100003])
+def test_long_runs_nan_and_first_index(n):
+    """The vectorised lanes of contiguous runs keep NaN propagation and the first-index rule."""
+    a = np.zeros(n, np.float32)
+    a[n // 3] = 5.0
+    a[n // 2] = 5.0
+    x = lucid.tensor(a)
+    assert x.amax().item() == 5.0 and x.argmax().item() == n // 3 and x.max(0).indices.item() == n // 3
+    assert x.argmin().item() == 0
+    a[n - 7] = np.nan
+    x = lucid.tensor(a)
+    assert np.isnan(x.amax().item()) and x.argmax().item() == n - 7 and x.min(0).indices.item() == n - 7
+    assert np.isnan(x.reshape(1, n).amax(1).item())

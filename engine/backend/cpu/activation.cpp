@@ -252,7 +252,11 @@ inline T d2(T x, const Prm<T>& p) {
 }
 
 // Per-ISA clones (AVX-512, AVX2, baseline) picked at load time; flatten inlines the math into each.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define LUCID_ACT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
+#else
+#define LUCID_ACT_CLONES __attribute__((flatten))
+#endif
 
 template <typename T, typename F>
 LUCID_ACT_CLONES void contig_unary(T* __restrict o, const T* __restrict x, int64_t n, F f) {

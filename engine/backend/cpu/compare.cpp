@@ -178,8 +178,70 @@ void where(const TensorImpl& out, const TensorImpl& cond, const TensorImpl& a, c
   run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n); });
 }
 
+template <TernaryOp Op, typename M>
+inline M apply_ternary(M a, M b, M c, M value) {
+  if constexpr (Op == TernaryOp::Lerp) {  // PyTorch's two-sided formula: exact at both ends
+    double mag;
+    if constexpr (is_cplx<M>) mag = std::hypot(double(c.re), double(c.im));
+    else mag = std::fabs(double(c));
+    return mag < 0.5 ? M(a + c * (b - a)) : M(b - (b - a) * (M(1) - c));
+  } else if constexpr (Op == TernaryOp::Addcmul) {
+    return M(a + value * b * c);
+  } else {
+    return M(a + value * b / c);
+  }
+}
+
+template <TernaryOp Op, typename T>
+void ternary_loop(char** p, const int64_t* s, int64_t n, const Scalar& value_s) {
+  using M = typename OpMath<T>::type;
+  const M value = value_s.to<M>();
+  constexpr int64_t sz = sizeof(T);
+  if (s[0] == sz && s[1] == sz && s[2] == sz && (s[3] == sz || s[3] == 0)) {
+    T* __restrict__ o = reinterpret_cast<T*>(p[0]);
+    const T* __restrict__ a = reinterpret_cast<const T*>(p[1]);
+    const T* __restrict__ b = reinterpret_cast<const T*>(p[2]);
+    const T* __restrict__ c = reinterpret_cast<const T*>(p[3]);
+    if (s[3] == 0) {
+      const M cv = M(*c);
+      for (int64_t i = 0; i < n; ++i) o[i] = T(apply_ternary<Op, M>(M(a[i]), M(b[i]), cv, value));
+    } else {
+      for (int64_t i = 0; i < n; ++i) o[i] = T(apply_ternary<Op, M>(M(a[i]), M(b[i]), M(c[i]), value));
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<T*>(p[0] + i * s[0]) = T(apply_ternary<Op, M>(
+          M(*reinterpret_cast<const T*>(p[1] + i * s[1])), M(*reinterpret_cast<const T*>(p[2] + i * s[2])),
+          M(*reinterpret_cast<const T*>(p[3] + i * s[3])), value));
+  }
+}
+
+void ternary(TernaryOp op, const TensorImpl& out, const TensorImpl& a, const TensorImpl& b, const TensorImpl& c,
+             const Scalar& value) {
+  if (out.numel() == 0) return;
+  auto it = Iter<4>::make({&out, &a, &b, &c});
+  using Loop = void (*)(char**, const int64_t*, int64_t, const Scalar&);
+  const Loop loop = dispatch_dtype(out.dtype(), [&]<typename T>() -> Loop {
+    if constexpr (std::is_same_v<T, bool>) {
+      return nullptr;
+    } else {
+      switch (op) {
+        case TernaryOp::Lerp:
+          if constexpr (std::is_integral_v<T>) return nullptr;
+          else return &ternary_loop<TernaryOp::Lerp, T>;
+        case TernaryOp::Addcmul: return &ternary_loop<TernaryOp::Addcmul, T>;
+        case TernaryOp::Addcdiv: return &ternary_loop<TernaryOp::Addcdiv, T>;
+      }
+      return nullptr;
+    }
+  });
+  LUCID_CHECK(loop, NotImplemented, "[ternary] dtype " << dtype_name(out.dtype()) << " is not supported by this op");
+  run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n, value); });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(ternary_kernel, CPU, &ternary)
 LUCID_REGISTER_KERNEL(compare_kernel, CPU, &compare)
 LUCID_REGISTER_KERNEL(isclose_kernel, CPU, &isclose)
 LUCID_REGISTER_KERNEL(where_kernel, CPU, &where)

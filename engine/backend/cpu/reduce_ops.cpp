@@ -198,14 +198,16 @@ struct ExtremeR {
     int64_t i = 0;
     if (!want_index && n >= 2 * kLanes) {
       M lv[kLanes];
-      bool nan = false;
-      for (int k = 0; k < kLanes; ++k) { lv[k] = M(q[k]); nan |= is_nan(lv[k]); }
+      int32_t nn[kLanes];  // NaN counts per lane (a NaN is never selected by the compare)
+      for (int k = 0; k < kLanes; ++k) { lv[k] = M(q[k]); nn[k] = is_nan(lv[k]) ? 1 : 0; }
       for (i = kLanes; i + kLanes <= n; i += kLanes)
         for (int k = 0; k < kLanes; ++k) {
           const M x = M(q[i + k]);
-          nan |= is_nan(x);
+          nn[k] += is_nan(x) ? 1 : 0;
           lv[k] = better(x, lv[k]) ? x : lv[k];
         }
+      bool nan = false;
+      for (int k = 0; k < kLanes; ++k) nan |= nn[k] != 0;
       if (nan) {
         i = 0;
       } else {

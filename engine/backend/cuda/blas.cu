@@ -39,6 +39,9 @@ cublasHandle_t cublas_handle(int dev) {
     cublasHandle_t h = nullptr;
     LUCID_CUBLAS_CHECK(cublasCreate(&h));
     LUCID_CUBLAS_CHECK(cublasSetStream(h, stream(dev)));
+    // float16/bfloat16 GEMMs accumulate in float32 to the end: no split-K reduction in half precision
+    // (which can be off by many units in the last place; the CPU rounds once).
+    LUCID_CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
     g_handles[dev] = h;
   }
   return g_handles[dev];

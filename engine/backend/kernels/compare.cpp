@@ -5,4 +5,5 @@ namespace lucid {
 LUCID_DEFINE_KERNEL(compare_kernel)
 LUCID_DEFINE_KERNEL(isclose_kernel)
 LUCID_DEFINE_KERNEL(where_kernel)
+LUCID_DEFINE_KERNEL(ternary_kernel)
 }  // namespace lucid

@@ -3,4 +3,6 @@
 
 namespace lucid {
 LUCID_DEFINE_KERNEL(loss_kernel)
+LUCID_DEFINE_KERNEL(ctc_loss_kernel)
+LUCID_DEFINE_KERNEL(ctc_loss_backward_kernel)
 }  // namespace lucid

@@ -28,3 +28,23 @@ LUCID_DECLARE_KERNEL(loss_kernel, void (*)(LossOp op, const LossParams& p, int i
                                            const TensorImpl* g, const TensorImpl& x, const TensorImpl& t))
 
 }  // namespace lucid
+
+namespace lucid {
+
+// CTC (connectionist temporal classification). lp: (T, N, C) log-probabilities, contiguous;
+// targets: int64 flat labels, sample n's at [offsets[n], offsets[n] + target_lengths[n]);
+// offsets, input_lengths, target_lengths: int64 (N,), contiguous, validated by the caller.
+// Forward: nll (N,) = -log p(target | input) (inf when impossible).
+LUCID_DECLARE_KERNEL(ctc_loss_kernel, void (*)(const TensorImpl& nll, const TensorImpl& lp, const TensorImpl& targets,
+                                               const TensorImpl& offsets, const TensorImpl& input_lengths,
+                                               const TensorImpl& target_lengths, int64_t blank))
+// Backward (PyTorch's formula): grad (T, N, C) = (exp(lp) - exp(log(sum alpha beta over the
+// positions of c) + nll - lp)) * g[n] for t < input_length, 0 after; samples of infinite nll get zeros
+// when zero_infinity.
+LUCID_DECLARE_KERNEL(ctc_loss_backward_kernel,
+                     void (*)(const TensorImpl& grad, const TensorImpl& g, const TensorImpl& lp,
+                              const TensorImpl& targets, const TensorImpl& offsets, const TensorImpl& input_lengths,
+                              const TensorImpl& target_lengths, const TensorImpl& nll, int64_t blank,
+                              bool zero_infinity))
+
+}  // namespace lucid

@@ -29,13 +29,23 @@ from lucid.nn.modules.activation import (ReLU6, LeakyReLU, ELU, SELU, CELU, GELU
 __all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
             "Hardshrink", "Tanhshrink", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Threshold", "GLU",
             "PReLU", "RReLU", "Sigmoid", "Tanh"]
+from lucid.nn.modules.pooling import (MaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxUnpool1d,  # noqa: E402,F401
+                                      MaxUnpool2d, MaxUnpool3d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
+                                      AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d,
+                                      LPPool1d, LPPool2d, LPPool3d, FractionalMaxPool2d, FractionalMaxPool3d)
+from lucid.nn.modules.sparse import Embedding, EmbeddingBag  # noqa: E402,F401
+
+__all__ += ["MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+            "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "Embedding", "EmbeddingBag", "FractionalMaxPool2d",
+            "FractionalMaxPool3d"]
 from lucid.nn.modules.loss import (MSELoss, L1Loss, SmoothL1Loss, HuberLoss, BCELoss,  # noqa: E402,F401
                                   BCEWithLogitsLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss, CosineEmbeddingLoss,
                                   MarginRankingLoss, HingeEmbeddingLoss, MultiMarginLoss, MultiLabelMarginLoss,
                                   MultiLabelSoftMarginLoss, SoftMarginLoss, TripletMarginLoss,
-                                  TripletMarginWithDistanceLoss)
+                                  TripletMarginWithDistanceLoss, CTCLoss)
 
 __all__ += ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
             "PoissonNLLLoss", "GaussianNLLLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
             "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
-            "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
+            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "CTCLoss"]
