@@ -118,7 +118,7 @@ Tensor complex_deriv(UnaryOp op, const Tensor& x, const Tensor& y) {
     case U::Cosh: return u(U::Sinh, x);
     case U::Tanh: return sub(sc(1.0), mul(y, y));
     case U::Asinh: return u(U::Rsqrt, add(mul(x, x), sc(1.0)));
-    case U::Acosh: return u(U::Rsqrt, sub(mul(x, x), sc(1.0)));
+    case U::Acosh: return rcp(mul(u(U::Sqrt, sub(x, sc(1.0))), u(U::Sqrt, add(x, sc(1.0)))));  // PyTorch's branch
     case U::Atanh: return rcp(sub(sc(1.0), mul(x, x)));
     case U::Sigmoid: return mul(y, sub(sc(1.0), y));
     case U::Sinc: return where(eq(x, sc(0.0)), sc(0.0), div(sub(u(U::Cos, mul(x, sc(M_PI))), y), x));

@@ -367,9 +367,7 @@ COMPLEX_GRAD_OPS = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sq
                     "sigmoid", "square", "neg", "sinc", "sgn", "abs", "angle", "real", "imag", "conj"]
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    reason="BUG: complex acosh gradient uses rsqrt(z^2 - 1), which takes the other branch than PyTorch's "
-           "1 / (sqrt(z - 1) sqrt(z + 1)) off the real axis")) if n == "acosh" else n for n in COMPLEX_GRAD_OPS])
+@pytest.mark.parametrize("name", COMPLEX_GRAD_OPS)
 def test_complex_gradient_matches_torch(torch, name):
     rng = np.random.default_rng(abs(hash(name)) % 2**32)
     v = rng.uniform(-1.5, 1.5, size=6) + 1j * rng.uniform(-1.5, 1.5, size=6)
