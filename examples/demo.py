@@ -5,7 +5,7 @@ a progress bar per epoch, prints the loss and the test accuracy after each epoch
 and a training-curve PNG (when matplotlib is installed), then reloads the checkpoint into a fresh
 model and checks that it scores the same.
 
-    python examples/demo.py [--epochs 3] [--batch-size 128] [--data DIR] [--out build/demo] [--limit N]
+    python examples/demo.py [--epochs 5] [--batch-size 128] [--data DIR] [--out build/demo] [--limit N]
 """
 import argparse
 import gzip
@@ -156,7 +156,7 @@ def plot(history, path):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--batch-size", type=int, default=128)
     p.add_argument("--lr", type=float, default=0.05)
     p.add_argument("--data", default=DATA_DIR)
