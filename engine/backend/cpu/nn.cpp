@@ -4,19 +4,13 @@
 #include <limits>
 #include <vector>
 
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/nn.h"
 
 namespace lucid::cpu {
 
 namespace {
-
-template <typename F>
-void dispatch_float(Dtype d, const char* op, F&& f) {
-  if (d == Dtype::F32) f.template operator()<float>();
-  else if (d == Dtype::F64) f.template operator()<double>();
-  else LUCID_FAIL(NotImplemented, "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(d));
-}
 
 // ---- im2col / col2im
 

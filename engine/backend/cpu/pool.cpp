@@ -5,19 +5,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/pool.h"
 
 namespace lucid::cpu {
 
 namespace {
-
-template <typename F>
-void dispatch_float(Dtype d, const char* op, F&& f) {
-  if (d == Dtype::F32) f.template operator()<float>();
-  else if (d == Dtype::F64) f.template operator()<double>();
-  else LUCID_FAIL(NotImplemented, "[" << op << "] supports float32 and float64 tensors, got " << dtype_name(d));
-}
 
 // float32/float64 and the integer dtypes (max / average pooling of integers as PyTorch: integer division).
 template <typename F>
