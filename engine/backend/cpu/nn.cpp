@@ -154,7 +154,15 @@ void softmax_rows(T* out, const T* x, int64_t rows, int64_t D, bool log) {
       const T* xr = x + r * D;
       T* o = out + r * D;
       T m = -std::numeric_limits<T>::infinity();
-      for (int64_t d = 0; d < D; ++d) m = std::max(m, xr[d]);
+      bool nan = false;  // std::max drops NaN: note it in the same pass
+      for (int64_t d = 0; d < D; ++d) {
+        m = std::max(m, xr[d]);
+        nan = nan || std::isnan(xr[d]);
+      }
+      if (nan) {  // NaN anywhere in the row makes the row NaN
+        for (int64_t d = 0; d < D; ++d) o[d] = std::numeric_limits<T>::quiet_NaN();
+        continue;
+      }
       if (std::isinf(m) && m < 0) m = T(0);  // a row of -inf: exp gives 0s, the log gives -inf/NaN as PyTorch
       double s = 0;
       if (log) {
@@ -172,12 +180,6 @@ void softmax_rows(T* out, const T* x, int64_t rows, int64_t D, bool log) {
         const T inv = T(1) / acc;
         for (int64_t d = 0; d < D; ++d) o[d] *= inv;
       }
-      // NaN anywhere in the row makes the row NaN (std::max drops NaN)
-      for (int64_t d = 0; d < D; ++d)
-        if (std::isnan(xr[d])) {
-          for (int64_t e = 0; e < D; ++e) o[e] = std::numeric_limits<T>::quiet_NaN();
-          break;
-        }
     }
   });
 }
