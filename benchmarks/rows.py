@@ -88,7 +88,8 @@ def all_rows(device, quick):
     from rows_sorting import all_sorting_rows
     from rows_reduce import all_reduce_rows
     from rows_indexing import all_indexing_rows
+    from rows_attn import all_attn_rows
     return overhead_rows(device) + elementwise_rows(device, quick) + reduction_rows(device, quick) + \
         all_reduce_rows(device, quick) + \
         gemm_rows(device, quick) + all_nn_rows(device, quick) + all_sorting_rows(device, quick) + \
-        all_indexing_rows(device, quick)
+        all_indexing_rows(device, quick) + all_attn_rows(device, quick)

@@ -460,6 +460,12 @@ def tanh(input):
 one_hot = _C.one_hot
 from lucid.nn._functional_pool import *  # noqa: E402,F401,F403
 from lucid.nn._functional_loss import *  # noqa: E402,F401,F403
-from lucid.nn import _functional_pool as _pool, _functional_loss as _loss  # noqa: E402
+from lucid.nn._functional_conv import *  # noqa: E402,F401,F403
+from lucid.nn._functional_attn import *  # noqa: E402,F401,F403
+from lucid.nn._functional_resample import *  # noqa: E402,F401,F403
+from lucid.nn._functional_extra import *  # noqa: E402,F401,F403
+from lucid.nn import (_functional_pool as _pool, _functional_loss as _loss, _functional_conv as _conv,  # noqa: E402
+                      _functional_attn as _attn, _functional_resample as _resample, _functional_extra as _extra)
 
-__all__ += ["one_hot"] + _pool.__all__ + _loss.__all__
+__all__ += ["one_hot"] + _pool.__all__ + _loss.__all__ + _conv.__all__ + _attn.__all__ + _resample.__all__ + \
+    _extra.__all__

@@ -49,3 +49,14 @@ __all__ += ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWit
             "PoissonNLLLoss", "GaussianNLLLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
             "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
             "TripletMarginLoss", "TripletMarginWithDistanceLoss", "CTCLoss"]
+
+# one file per layer family, each with its own __all__
+from lucid.nn.modules import transformer as _transformer  # noqa: E402
+from lucid.nn.modules.transformer import *  # noqa: E402,F401,F403
+from lucid.nn.modules import rnn as _rnn  # noqa: E402
+from lucid.nn.modules.rnn import *  # noqa: E402,F401,F403
+from lucid.nn.modules import resample as _resample  # noqa: E402
+from lucid.nn.modules.resample import *  # noqa: E402,F401,F403
+from lucid.nn.modules import extra as _extra  # noqa: E402
+from lucid.nn.modules.extra import *  # noqa: E402,F401,F403
+__all__ += _transformer.__all__ + _rnn.__all__ + _resample.__all__ + _extra.__all__

@@ -1,0 +1,2 @@
+"""lucid.nn: Upsample, PixelShuffle/Unshuffle, ChannelShuffle, distance layers."""
+__all__ = []

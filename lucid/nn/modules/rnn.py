@@ -1,0 +1,2 @@
+"""lucid.nn: RNN, LSTM, GRU and their cells."""
+__all__ = []
