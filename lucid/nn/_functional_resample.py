@@ -11,7 +11,8 @@ import warnings
 import lucid
 from lucid import _C
 
-__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+__all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle", "pixel_unshuffle",
+           "channel_shuffle", "native_channel_shuffle"]
 
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}
@@ -123,3 +124,68 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
                   stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---- pure data movement: views and one copy (PyTorch's outputs are contiguous too)
+
+def _factor(op, name, v):
+    if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+        raise TypeError(f"{op}(): argument '{name}' must be int, not {type(v).__name__}")
+    if v <= 0:
+        raise lucid.errors.LucidError(f"{op} expects a positive {name}, but got {v}")
+    return int(v)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C * r * r, H, W) -> (*, C, H * r, W * r)."""
+    r = _factor("pixel_shuffle", "upscale_factor", upscale_factor)
+    if input.dim() < 3:
+        raise lucid.errors.ShapeMismatch("pixel_shuffle expects input to have at least 3 dimensions, but got input "
+                                         f"with {input.dim()} dimension(s)")
+    *lead, c, h, w = input.shape
+    if c % (r * r):
+        raise lucid.errors.ShapeMismatch("pixel_shuffle expects its input's 'channel' dimension to be divisible by the "
+                                         f"square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    k = len(lead)
+    y = input.reshape(*lead, c // (r * r), r, r, h, w)
+    y = y.permute(*range(k), k, k + 3, k + 1, k + 4, k + 2)
+    return y.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H * r, W * r) -> (*, C * r * r, H, W)."""
+    r = _factor("pixel_unshuffle", "downscale_factor", downscale_factor)
+    if input.dim() < 3:
+        raise lucid.errors.ShapeMismatch("pixel_unshuffle expects input to have at least 3 dimensions, but got input "
+                                         f"with {input.dim()} dimension(s)")
+    *lead, c, h, w = input.shape
+    if h % r:
+        raise lucid.errors.ShapeMismatch("pixel_unshuffle expects height to be divisible by downscale_factor, but "
+                                         f"input.size(-2)={h} is not divisible by {r}")
+    if w % r:
+        raise lucid.errors.ShapeMismatch("pixel_unshuffle expects width to be divisible by downscale_factor, but "
+                                         f"input.size(-1)={w} is not divisible by {r}")
+    k = len(lead)
+    y = input.reshape(*lead, c, h // r, r, w // r, r)
+    y = y.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return y.reshape(*lead, c * r * r, h // r, w // r)
+
+
+def channel_shuffle(input, groups):
+    """(N, C, *) -> channels regrouped: (N, g, C / g, *) transposed to (N, C / g, g, *)."""
+    if not isinstance(groups, numbers.Integral) or isinstance(groups, bool):
+        raise TypeError(f"channel_shuffle(): argument 'groups' must be int, not {type(groups).__name__}")
+    if input.dim() <= 2:
+        raise lucid.errors.ShapeMismatch(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                                         f"{list(input.shape)}")
+    if groups <= 0:
+        raise lucid.errors.LucidError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    n, c, *rest = input.shape
+    if c % groups:
+        raise lucid.errors.ShapeMismatch(f"Number of channels must be divisible by groups. Got {c} channels and "
+                                         f"{groups} groups.")
+    y = input.reshape(n, groups, c // groups, *rest).transpose(1, 2)
+    return y.reshape(n, c, *rest)
+
+
+native_channel_shuffle = channel_shuffle

@@ -213,3 +213,59 @@ def test_interpolate_input_errors():
         F.interpolate(lucid.randn(2, 3, 0, 5), size=(3, 3))
     with pytest.raises(NotImplementedError, match="int32"):
         F.interpolate(lucid.zeros(1, 1, 2, 2, dtype=lucid.int32), size=(3, 3))
+
+
+# ---- pixel_shuffle / pixel_unshuffle / channel_shuffle
+
+SHUFFLE = [
+    ("pixel_shuffle", (2, 8, 3, 4), 2),
+    ("pixel_shuffle", (8, 3, 4), 2),
+    ("pixel_shuffle", (2, 2, 9, 2, 3), 3),
+    ("pixel_unshuffle", (2, 2, 6, 4), 2),
+    ("pixel_unshuffle", (3, 6, 9), 3),
+    ("pixel_unshuffle", (2, 1, 2, 4, 4), 2),
+    ("channel_shuffle", (2, 6, 3, 4), 3),
+    ("channel_shuffle", (2, 6, 5), 2),
+    ("channel_shuffle", (6, 3, 4), 3),
+    ("native_channel_shuffle", (2, 6, 3, 4), 2),
+]
+
+
+@pytest.mark.parametrize("name,shape,factor", SHUFFLE)
+def test_shuffles_match_torch(torch, name, shape, factor):
+    x = arr(*shape)
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y, ty = getattr(F, name)(lx, factor), getattr(torch.nn.functional, name)(tx, factor)
+    close(y, ty, 0)
+    if name == "native_channel_shuffle":  # PyTorch has no derivative for it; lucid's alias has one
+        return
+    g = arr(*ty.shape)
+    y.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    close(lx.grad, tx.grad, 0)
+
+
+def test_shuffle_roundtrip_and_modules(torch):
+    x = lucid.tensor(arr(2, 8, 4, 6))
+    close(F.pixel_unshuffle(F.pixel_shuffle(x, 2), 2), x, 0)
+    for m, tm in [(nn.PixelShuffle(2), torch.nn.PixelShuffle(2)), (nn.PixelUnshuffle(2), torch.nn.PixelUnshuffle(2)),
+                  (nn.ChannelShuffle(4), torch.nn.ChannelShuffle(4))]:
+        assert repr(m) == repr(tm)
+        close(m(x), tm(torch.tensor(x.numpy())), 0)
+
+
+@pytest.mark.parametrize("fn,shape,factor,exc,match", [
+    ("pixel_shuffle", (2, 7, 3, 4), 2, lucid.errors.ShapeMismatch, "divisible by the square"),
+    ("pixel_shuffle", (3, 4), 2, lucid.errors.ShapeMismatch, "at least 3 dimensions"),
+    ("pixel_shuffle", (2, 8, 3, 4), 0, RuntimeError, "positive upscale_factor"),
+    ("pixel_shuffle", (2, 8, 3, 4), 2.0, TypeError, "must be int"),
+    ("pixel_unshuffle", (2, 2, 5, 4), 2, lucid.errors.ShapeMismatch, "height to be divisible"),
+    ("pixel_unshuffle", (2, 2, 6, 5), 2, lucid.errors.ShapeMismatch, "width to be divisible"),
+    ("pixel_unshuffle", (2, 2, 6, 4), -1, RuntimeError, "positive downscale_factor"),
+    ("channel_shuffle", (2, 6), 3, lucid.errors.ShapeMismatch, "> 2 dims"),
+    ("channel_shuffle", (2, 6, 3), 4, lucid.errors.ShapeMismatch, "divisible by groups"),
+    ("channel_shuffle", (2, 6, 3), 0, RuntimeError, "must be positive"),
+])
+def test_shuffle_errors(fn, shape, factor, exc, match):
+    with pytest.raises(exc, match=match):
+        getattr(F, fn)(lucid.tensor(arr(*shape)), factor)
