@@ -8,6 +8,10 @@
 
 namespace lucid {
 
+namespace binary_detail {
+Tensor complex_logaddexp(const Tensor& a, const Tensor& b);  // binary_math.cpp
+}  // namespace binary_detail
+
 namespace {
 
 const char* op_name(BinaryOp op) {
@@ -198,7 +202,8 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alp
   Tensor out = TensorImpl::empty(shape, dt, dev);
   Tensor ta = materialize(a, dt, dev, shape);
   Tensor tb = materialize(b, dt, dev, shape);
-  binary_kernel(dev)(op, *out, *ta, *tb, alpha);
+  if (op == BinaryOp::LogAddExp && is_complex(dt)) out = binary_detail::complex_logaddexp(ta, tb);
+  else binary_kernel(dev)(op, *out, *ta, *tb, alpha);
   record_binary(op, ta, tb, out, alpha, std::get_if<Scalar>(&a), std::get_if<Scalar>(&b));
   return out;
 }

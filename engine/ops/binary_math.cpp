@@ -2,6 +2,7 @@
 // forward is binary() in binary.cpp), and the composites lerp, addcmul, addcdiv, float_power,
 // complex, polar and div(rounding_mode).
 #include <cmath>
+#include <limits>
 
 #include "ops/binary.h"
 #include "ops/compare.h"
@@ -67,8 +68,8 @@ Dtype ext_dtype(BinaryOp op, const Operand& a, const Operand& b, Dtype r) {
       no_complex();
       return is_integral(r, true) ? default_dtype() : r;
     case B::Hypot: case B::LogAddExp: case B::LogAddExp2:
-      no_complex();
-      LUCID_CHECK(is_floating(r), NotImplemented,
+      if (op != B::LogAddExp || !is_complex(r)) no_complex();  // complex logaddexp: complex_logaddexp below
+      LUCID_CHECK(is_floating(r) || is_complex(r), NotImplemented,
                   "[" << name << "] is not implemented for " << dtype_name(r) << " tensors (floating point only)");
       return r;
     case B::Maximum: case B::Minimum: case B::Fmax: case B::Fmin:
@@ -138,7 +139,11 @@ void record_ext(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out
                }
                if (n.needs_input_grad(1)) {
                  Tensor d = mul(s[2], unary(UnaryOp::Log, s[0]));
-                 Tensor mask = is_complex(s[0]->dtype()) ? eq(s[0], zero) : logical_and(eq(s[0], zero), ge(s[1], zero));
+                 // PyTorch: 0 where base == 0 and the exponent is real and >= 0
+                 Tensor real_ge0 = is_complex(s[1]->dtype())
+                                       ? logical_and(eq(imag(s[1]), zero), ge(real(s[1]), zero))
+                                       : ge(s[1], zero);
+                 Tensor mask = logical_and(eq(s[0], zero), real_ge0);
                  gb = mul(g[0], conj(where(mask, zero, d)));
                }
                return G{ga, gb};
@@ -186,8 +191,8 @@ void record_ext(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out
              S{SavedTensor(a, false), SavedTensor(b, false)}, [two](Node& n, G& g, G& s) {
                const UnaryOp e = two ? UnaryOp::Exp2 : UnaryOp::Exp;
                Tensor ga, gb;
-               if (n.needs_input_grad(0)) ga = div(g[0], add(unary(e, sub(s[1], s[0])), si(1)));
-               if (n.needs_input_grad(1)) gb = div(g[0], add(unary(e, sub(s[0], s[1])), si(1)));
+               if (n.needs_input_grad(0)) ga = div(g[0], conj(add(unary(e, sub(s[1], s[0])), si(1))));
+               if (n.needs_input_grad(1)) gb = div(g[0], conj(add(unary(e, sub(s[0], s[1])), si(1))));
                return G{ga, gb};
              });
       return;
@@ -220,6 +225,29 @@ void record_ext(BinaryOp op, const Tensor& a, const Tensor& b, const Tensor& out
       return;  // integer results (bitwise ops): no gradient
   }
   (void)sa;
+}
+
+// Complex logaddexp (PyTorch's helper): the operands ordered by real part, max + log1p(exp(min - max));
+// a NaN anywhere gives NaN; equal infinite real parts: -inf gives the smaller operand, +inf
+// log(exp(min) + exp(max)). Same-shape, same-dtype operands; no autograd (record_ext records it).
+Tensor complex_logaddexp(const Tensor& a, const Tensor& b) {
+  autograd::GradModeGuard no_grad(false);
+  Tensor ra = real(a), rb = real(b);
+  Tensor a_lt = lt(ra, rb);
+  Tensor mn = where(a_lt, a, b), mx = where(a_lt, b, a);
+  Tensor rmn = real(mn), rmx = real(mx);
+  // part by part, as std::complex adds (lucid's add/sub go through a + alpha * b: inf * 0 = NaN)
+  auto cadd = [](const Tensor& x, const Tensor& y, int64_t sign) {
+    return complex(add(real(x), real(y), si(sign)), add(imag(x), imag(y), si(sign)));
+  };
+  Tensor e = unary(UnaryOp::Exp, cadd(mn, mx, -1));
+  Tensor out = cadd(unary(UnaryOp::Log, add(e, si(1))), mx, 1);
+  Tensor both_inf = logical_and(eq(rmn, rmx), isinf(rmn));
+  Tensor pos = add(unary(UnaryOp::Exp, mn), unary(UnaryOp::Exp, mx));
+  out = where(both_inf, where(lt(rmn, si(0)), mn, unary(UnaryOp::Log, pos)), out);
+  Tensor nan = logical_or(isnan(a), isnan(b));
+  const double qn = std::numeric_limits<double>::quiet_NaN();
+  return where(nan, Scalar::from_complex(qn, qn), out);
 }
 
 }  // namespace binary_detail

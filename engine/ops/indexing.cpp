@@ -13,6 +13,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/complex.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
 
@@ -198,6 +199,10 @@ ScatterOp legacy_reduce(const std::string& reduce, const char* op) {
   LUCID_FAIL(Value, "[" << op << "] reduce argument must be either add or multiply, got " << reduce);
 }
 
+std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const Tensor& g, int64_t dim, const Tensor& index,
+                                              const Tensor& self, const Tensor& src, const Tensor& result,
+                                              bool include_self);
+
 Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op,
                    const char* name) {
   const int64_t d = check_gather(self, dim, index, &src, name);
@@ -219,12 +224,13 @@ Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const T
              Tensor gsrc = n.needs_input_grad(1) ? pad_to(gather(g[0], dim, s[0]), src_shape) : nullptr;
              return std::vector<Tensor>{gs, gsrc};
            });
-  } else {
-    record("ScatterReduceBackward0", {&self, &src}, {&out}, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      LUCID_FAIL(NotImplemented, "[scatter] the derivative of scatter with reduce='multiply' is not implemented; "
-                                 "use scatter_reduce(reduce='prod')");
-      return std::vector<Tensor>{};
-    });
+  } else {  // reduce='multiply' is scatter_reduce(reduce='prod', include_self=True): its gradient
+    record("ScatterReduceBackward0", {&self, &src}, {&out},
+           {SavedTensor(index, false), SavedTensor(self, false), SavedTensor(src, false), SavedTensor(out, true)},
+           [dim, src_shape](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             auto [gs, gsrc] = scatter_reduce_grad("prod", g[0], dim, s[0], s[1], narrow_to(s[2], s[0]), s[3], true);
+             return std::vector<Tensor>{gs, node.needs_input_grad(1) ? pad_to(gsrc, src_shape) : nullptr};
+           });
   }
   return out;
 }
@@ -239,15 +245,16 @@ std::pair<Tensor, Tensor> scatter_reduce_grad(const std::string& reduce, const T
   if (reduce == "prod") {
     Tensor masked_self = masked_fill(self, eq(self, zero), one);
     Tensor masked_self_result = scatter_reduce(masked_self, dim, index, src, reduce, include_self);
-    Tensor gs = div(mul(g, masked_self_result), masked_self);
+    // (complex: the conjugated factors, PyTorch's convention)
+    Tensor gs = mul(g, conj(div(masked_self_result, masked_self)));
     Tensor src_zero = eq(src, zero);
     Tensor src_num_zeros =
         gather(scatter_add(zeros(self->shape(), self->dtype(), self->device()), dim, index, cast(src_zero, self->dtype())),
                dim, index);
     Tensor src_single_zero = logical_and(src_zero, eq(src_num_zeros, one));
     Tensor masked_src_result = scatter_reduce(self, dim, index, masked_fill(src, src_single_zero, one), reduce, include_self);
-    Tensor gsrc = where(src_single_zero, gather(mul(g, masked_src_result), dim, index),
-                        div(gather(mul(g, result), dim, index), masked_fill(src, src_zero, one)));
+    Tensor gsrc = where(src_single_zero, gather(mul(g, conj(masked_src_result)), dim, index),
+                        div(gather(mul(g, conj(result)), dim, index), conj(masked_fill(src, src_zero, one))));
     return {gs, gsrc};
   }
   // amax / amin
@@ -273,11 +280,13 @@ Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const
     record("ScatterBackward1", {&self}, {&out}, {}, [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
       return std::vector<Tensor>{g[0]};
     });
-  } else {
-    record("ScatterBackward1", {&self}, {&out}, {}, [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
-      LUCID_FAIL(NotImplemented, "[scatter] the derivative of scatter with reduce='multiply' is not implemented");
-      return std::vector<Tensor>{};
-    });
+  } else {  // reduce='multiply': out = self * (value ** hits), linear in self
+    Scalar cv = value;
+    cv.im = -cv.im;  // complex gradients take the conjugate
+    record("ScatterBackward1", {&self}, {&out}, {SavedTensor(index, false)},
+           [dim, cv](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             return std::vector<Tensor>{scatter(g[0], dim, s[0], cv, "multiply")};
+           });
   }
   return out;
 }

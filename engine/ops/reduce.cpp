@@ -207,10 +207,23 @@ std::pair<Tensor, Tensor> std_mean(const Tensor& t, const Dims& dims, double cor
 }
 
 Tensor logsumexp(const Tensor& t, const Dims& dims, bool keepdim) {
-  LUCID_CHECK(!is_complex(t->dtype()), NotImplemented, "[logsumexp] complex inputs are not supported yet");
   Tensor in = is_integral(t->dtype(), true) ? cast(t, default_dtype()) : t;
   const auto rd = reduction_dims(in, dims, "logsumexp");
-  Tensor out = run_reduce(ReduceOp::LogSumExp, in, rd, keepdim, in->dtype(), false).first;
+  const bool cplx = is_complex(in->dtype());
+  Tensor out;
+  if (cplx) {  // PyTorch's: shift by the max real part (0 where infinite), log(sum(exp(z - m))) + m
+    autograd::GradModeGuard no_grad(false);
+    if (in->numel() == 0) {
+      out = unary(UnaryOp::Log, sum(unary(UnaryOp::Exp, in), rd, keepdim));
+    } else {
+      Tensor m = amax(real(in), rd, true);
+      m = where(isinf(m), Scalar::from_int(0), m);
+      Tensor s = sum(unary(UnaryOp::Exp, sub(in, m)), rd, keepdim);
+      out = add(unary(UnaryOp::Log, s), keepdim ? m : reshape(m, reduce_layout(in, rd).out_shape));
+    }
+  } else {
+    out = run_reduce(ReduceOp::LogSumExp, in, rd, keepdim, in->dtype(), false).first;
+  }
   if (should_record({&in})) {
     const ReduceLayout L = reduce_layout(in, rd);
     const Shape in_shape = in->shape(), keep = L.keep_shape;
@@ -218,7 +231,7 @@ Tensor logsumexp(const Tensor& t, const Dims& dims, bool keepdim) {
     record("LogsumexpBackward0", {&in}, {&out}, {SavedTensor(in, false), SavedTensor(out, true)},
            [in_shape, keep](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
              Tensor r = sum_grad_to(s[1], keep, in_shape);
-             return std::vector<Tensor>{mul(sum_grad_to(g[0], keep, in_shape), unary(UnaryOp::Exp, sub(s[0], r)))};
+             return std::vector<Tensor>{mul(sum_grad_to(g[0], keep, in_shape), conj(unary(UnaryOp::Exp, sub(s[0], r))))};
            });
   }
   return out;

@@ -1,6 +1,7 @@
 // Scans: cumsum, cumprod, cummax/cummin, logcumsumexp (the kernel scans the last dim of a
 // permuted view; the output is allocated contiguous in the input's order).
 #include "ops/compare.h"
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/graph.h"
 #include "ops/reduce.h"
@@ -86,8 +87,8 @@ std::pair<Tensor, Tensor> cummax(const Tensor& t, int64_t dim) { return cum_extr
 std::pair<Tensor, Tensor> cummin(const Tensor& t, int64_t dim) { return cum_extreme(t, dim, false, "cummin"); }
 
 Tensor logcumsumexp(const Tensor& t, int64_t dim) {
-  LUCID_CHECK(is_floating(t->dtype()), NotImplemented,
-              "[logcumsumexp] not implemented for " << dtype_name(t->dtype()) << " (floating dtypes only)");
+  LUCID_CHECK(is_floating(t->dtype()) || is_complex(t->dtype()), NotImplemented,
+              "[logcumsumexp] not implemented for " << dtype_name(t->dtype()) << " (floating and complex dtypes only)");
   const int64_t d = wrap_dim(dim, t->dim(), "logcumsumexp");
   Tensor out = run_scan(ScanOp::LogSumExp, t, d, false).first;
   // d out_k / d x_i = exp(x_i - out_k) for i <= k, so grad_i = sum_{k>=i} g_k exp(x_i - out_k). Stable
@@ -97,6 +98,14 @@ Tensor logcumsumexp(const Tensor& t, int64_t dim) {
   record("LogcumsumexpBackward0", {&t}, {&out}, {SavedTensor(t, false), SavedTensor(out, true)},
          [d](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &x = s[0], &y = s[1];
+           if (is_complex(x->dtype())) {  // PyTorch's complex form: conj(exp(x + revlcse(log(conj g) - y)))
+             if (!autograd::grad_enabled()) {
+               Tensor u = sub(unary(UnaryOp::Log, conj(g[0])), y);
+               return std::vector<Tensor>{conj(unary(UnaryOp::Exp, add(x, run_scan(ScanOp::LogSumExp, u, d, false, true).first)))};
+             }
+             Tensor w = mul(conj(g[0]), unary(UnaryOp::Exp, mul(y, Scalar::from_int(-1))));
+             return std::vector<Tensor>{conj(mul(unary(UnaryOp::Exp, x), cumsum_reverse(w, d)))};
+           }
            if (!autograd::grad_enabled()) {
              auto part = [&](const Tensor& gpart) {
                Tensor u = sub(unary(UnaryOp::Log, gpart), y);

@@ -45,6 +45,15 @@ def _ref(fn):
     return ref
 
 
+def _logaddexp(A, B):
+    """np.logaddexp, and PyTorch's complex form: max + log1p(exp(min - max)) ordered by real part."""
+    if not np.iscomplexobj(A):
+        return np.logaddexp(A, B)
+    lt = A.real < B.real
+    mn, mx = np.where(lt, A, B), np.where(lt, B, A)
+    return mx + np.log1p(np.exp(mn - mx))
+
+
 def _cmp_ref(fn):
     def ref(a, b, out, **_):
         # inputs are exact in their dtypes, so the comparison in complex128/float64 is the promoted one
@@ -213,7 +222,7 @@ OPS += [
 OPS += [
     _entry("atan2", _ref(np.arctan2), _float_out, REAL, alias="arctan2"),
     _entry("hypot", _ref(np.hypot), _same, FLOATS),
-    _entry("logaddexp", _ref(np.logaddexp), _same, FLOATS),
+    _entry("logaddexp", _ref(_logaddexp), _same, FLOATS + COMPLEX),
     _entry("logaddexp2", _ref(np.logaddexp2), _same, FLOATS),
     _entry("copysign", _ref(np.copysign), _float_out, REAL),
     _entry("xlogy", _xlogy_ref, _float_out, REAL, kinds=("default", "positive")),

@@ -239,11 +239,11 @@ def _std_mean_ref(a, out, **kw):
 
 @_quiet
 def _lse_ref(a, out, dim=None, keepdim=False):
-    A = a.astype(np.float64)
+    A = a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
     ax = _axis(a, dim)
     if A.size == 0:
         return np.asarray(np.log(np.sum(np.exp(A), axis=ax, keepdims=keepdim and a.ndim > 0)))
-    m = np.max(A, axis=ax, keepdims=True)
+    m = np.max(A.real, axis=ax, keepdims=True)   # complex: shifted by the max real part (PyTorch)
     r = np.log(np.sum(np.exp(A - m), axis=ax, keepdims=True)) + m
     if not (keepdim and a.ndim > 0):
         r = np.squeeze(r, axis=ax) if ax is not None else r.reshape(())
@@ -287,6 +287,18 @@ def _cum_extreme_ref(is_max):
 
 @_quiet
 def _lcse_ref(a, out, dim=0):
+    if np.iscomplexobj(a):   # complex: PyTorch's running max + log1p(exp(min - max)) (not the principal log)
+        d = dim if a.ndim else 0
+        A = np.moveaxis(a.astype(np.complex128).reshape(a.shape or (1,)), d, 0)
+        r = np.empty_like(A)
+        acc = np.full(A.shape[1:], -np.inf, dtype=np.complex128)
+        for k in range(A.shape[0]):
+            x = A[k]
+            lt = x.real < acc.real
+            mn, mx = np.where(lt, x, acc), np.where(lt, acc, x)
+            acc = np.where(np.isneginf(mn.real) & (mn.real == mx.real), mn, mx + np.log1p(np.exp(mn - mx)))
+            r[k] = acc
+        return np.moveaxis(r, 0, d).reshape(a.shape)
     A = a.astype(np.float64)
     if a.ndim == 0:
         return A.copy()
@@ -429,7 +441,7 @@ OPS = [
     OpInfo("std_mean", _lu_red("std_mean"), _std_mean_ref, lambda d, **_: (_real(d), d), FLOAT_COMPLEX, var_samples,
            torch_op=lambda torch, t, **kw: tuple(torch.std_mean(t, **kw)),
            tol={"float32": (1e-4, 1e-5), "complex64": (1e-4, 1e-5)}, cuda=False),
-    OpInfo("logsumexp", _lu_red("logsumexp"), _lse_ref, _int_to_float, REAL,
+    OpInfo("logsumexp", _lu_red("logsumexp"), _lse_ref, _int_to_float, ALL_DTYPES,
            lambda d: [s for s in multi_dim_samples(d) if s.kwargs["dim"] is not None], torch_op=_t_lse,
            variants={"method": _method("logsumexp"), "numpy_names": _np_names("logsumexp")}, tol=_F_TOL, cuda=False),
     OpInfo("cumsum", _lu_red("cumsum"), _scan_ref(np.cumsum), _int_to_i64, ALL_DTYPES,
@@ -447,7 +459,7 @@ OPS = [
     OpInfo("cummin", _lu_red("cummin"), _cum_extreme_ref(False), lambda d, **_: (d, I64), REAL, scan_samples,
            torch_op=lambda torch, t, dim: tuple(torch.cummin(t, dim)), variants={"method": _method("cummin")},
            cuda=False),
-    OpInfo("logcumsumexp", _lu_red("logcumsumexp"), _lcse_ref, _same, FLOATS, scan_samples,
+    OpInfo("logcumsumexp", _lu_red("logcumsumexp"), _lcse_ref, _same, FLOAT_COMPLEX, scan_samples,
            torch_op=lambda torch, t, dim: torch.logcumsumexp(t, dim), variants={"method": _method("logcumsumexp")},
            tol=_F_TOL, cuda=False),
     OpInfo("any", _lu_red("any"), _any_ref(True), _any_out, ALL_DTYPES, multi_dim_samples,

@@ -9,6 +9,7 @@
 // thread-chunk of outputs at a time. Every schedule steps through an output's elements in the
 // same order, so results don't depend on the schedule.
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <vector>
 
@@ -123,6 +124,20 @@ inline double lse_value(const LseAcc& a) {
   if (a.nan) return std::numeric_limits<double>::quiet_NaN();
   if (a.s == 0) return -std::numeric_limits<double>::infinity();
   return a.m + std::log(a.s);
+}
+
+// PyTorch's complex log-add-exp step of logcumsumexp (x the element, y the running value): the
+// operands ordered by real part, a NaN anywhere infects, equal infinite real parts special-cased.
+inline std::complex<double> clse_add(std::complex<double> x, std::complex<double> y) {
+  using C = std::complex<double>;
+  const bool xn = std::isnan(x.real()) || std::isnan(x.imag()), yn = std::isnan(y.real()) || std::isnan(y.imag());
+  if (xn || yn) return C(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN());
+  const C mn = x.real() < y.real() ? x : y, mx = x.real() < y.real() ? y : x;
+  if (!std::isfinite(mn.real()) && mn.real() == mx.real())
+    return mn.real() < 0 ? mn : std::log(std::exp(mn) + std::exp(mx));
+  const C e = std::exp(mn - mx);  // |e| <= 1: log1p(e) as log(1 + e) with the small-|e| series
+  const C l1p = std::abs(e) < 1e-5 ? e - e * e / 2.0 + e * e * e / 3.0 : std::log(1.0 + e);
+  return l1p + mx;
 }
 
 template <typename T>
@@ -509,6 +524,14 @@ void scan_row(ScanOp op, char* o, int64_t os, int64_t* ix, int64_t is_, const ch
           if (exclusive) put(k, convert<T>(lse_value(acc)));
           lse_add(acc, double(M(at(k))));
           if (!exclusive) put(k, convert<T>(lse_value(acc)));
+        }
+      } else if constexpr (kIsComplex<T>) {
+        std::complex<double> acc(-std::numeric_limits<double>::infinity(), 0.0);
+        for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+          if (exclusive) put(k, convert<T>(c128(acc.real(), acc.imag())));
+          const T v = at(k);
+          acc = clse_add(std::complex<double>(double(v.re), double(v.im)), acc);
+          if (!exclusive) put(k, convert<T>(c128(acc.real(), acc.imag())));
         }
       }
       break;

@@ -1,0 +1,325 @@
+// CPU kernels of scaled_dot_product_attention (backend/kernels/attention.h): flash-style tiling.
+// Forward: per (head, query block), key blocks stream through an online softmax (running max m and
+// sum l per row, the output rescaled when m grows); the scores of one block pair live in a small
+// per-thread buffer. Backward: per key/value head (so dk/dv have one writer), the scores are
+// recomputed block by block from the saved logsumexp: P = exp(S - lse), dS = P * (dP - rowsum(dO*O)).
+// GEMMs go to OpenBLAS (single-threaded inside our parallel region); the row passes (mask, exp,
+// sums) are vectorised per ISA through target_clones.
+#include <cblas.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "backend/common/philox.h"
+#include "backend/cpu/dispatch.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/attention.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+constexpr int64_t kBlockQ = 64, kBlockK = 128;
+
+// C (M x N, ldc) = alpha * op(A) op(B) + beta * C, row-major.
+template <typename T>
+void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+          T beta, T* c, int64_t ldc) {
+  const auto TA = ta ? CblasTrans : CblasNoTrans, TB = tb ? CblasTrans : CblasNoTrans;
+  if (M == 0 || N == 0) return;
+  lda = std::max<int64_t>(lda, 1);
+  ldb = std::max<int64_t>(ldb, 1);
+  ldc = std::max<int64_t>(ldc, 1);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, TA, TB, int(M), int(N), int(K), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, TA, TB, int(M), int(N), int(K), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+}
+
+// exp(x) for float in a form the vectoriser takes (Cephes' polynomial; 0 below -87.3, as expf's
+// underflow; relative error ~1e-7).
+inline float exp_approx(float x) {
+  const float xc = std::min(std::max(x, -87.3f), 88.7f);
+  const float fi = std::floor(xc * 1.44269504088896341f + 0.5f);
+  const float r = xc - fi * 0.693359375f + fi * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float y = p * r * r + r + 1.0f;
+  const int32_t e = (int32_t(fi) + 127) << 23;
+  const float v = y * std::bit_cast<float>(e);
+  return x < -87.3f ? 0.0f : v;
+}
+
+#define LUCID_ATTN_CLONES __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+
+// row[c] = exp(row[c] - m); returns the sum.
+LUCID_ATTN_CLONES float exp_sub_sum_f(float* row, int64_t n, float m) {
+  float s = 0.f;
+  for (int64_t c = 0; c < n; ++c) {
+    const float e = exp_approx(row[c] - m);
+    row[c] = e;
+    s += e;
+  }
+  return s;
+}
+LUCID_ATTN_CLONES float row_max_f(const float* row, int64_t n) {
+  float m = -std::numeric_limits<float>::infinity();
+  for (int64_t c = 0; c < n; ++c) m = row[c] > m ? row[c] : m;
+  return m;
+}
+// ds[c] = p[c] * (ds[c] * f[c] - d), f optional (dropout factors).
+LUCID_ATTN_CLONES void ds_row_f(float* ds, const float* p, const float* f, int64_t n, float d) {
+  if (f)
+    for (int64_t c = 0; c < n; ++c) ds[c] = p[c] * (ds[c] * f[c] - d);
+  else
+    for (int64_t c = 0; c < n; ++c) ds[c] = p[c] * (ds[c] - d);
+}
+LUCID_ATTN_CLONES void scale_row_f(float* row, int64_t n, float s) {
+  for (int64_t c = 0; c < n; ++c) row[c] *= s;
+}
+LUCID_ATTN_CLONES float dot_f(const float* a, const float* b, int64_t n) {
+  float s = 0.f;
+  for (int64_t c = 0; c < n; ++c) s += a[c] * b[c];
+  return s;
+}
+
+double exp_sub_sum(double* row, int64_t n, double m) {
+  double s = 0;
+  for (int64_t c = 0; c < n; ++c) s += (row[c] = std::exp(row[c] - m));
+  return s;
+}
+float exp_sub_sum(float* row, int64_t n, float m) { return exp_sub_sum_f(row, n, m); }
+double row_max(const double* row, int64_t n) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (int64_t c = 0; c < n; ++c) m = row[c] > m ? row[c] : m;
+  return m;
+}
+float row_max(const float* row, int64_t n) { return row_max_f(row, n); }
+void ds_row(double* ds, const double* p, const double* f, int64_t n, double d) {
+  for (int64_t c = 0; c < n; ++c) ds[c] = p[c] * ((f ? ds[c] * f[c] : ds[c]) - d);
+}
+void ds_row(float* ds, const float* p, const float* f, int64_t n, float d) { ds_row_f(ds, p, f, n, d); }
+void scale_row(double* row, int64_t n, double s) {
+  for (int64_t c = 0; c < n; ++c) row[c] *= s;
+}
+void scale_row(float* row, int64_t n, float s) { scale_row_f(row, n, s); }
+double dot(const double* a, const double* b, int64_t n) {
+  double s = 0;
+  for (int64_t c = 0; c < n; ++c) s += a[c] * b[c];
+  return s;
+}
+float dot(const float* a, const float* b, int64_t n) { return dot_f(a, b, n); }
+
+// Dropout factors of elements [idx, idx + n) of the (N, L, S) draw: 0 or 1/(1-p).
+template <typename T>
+void dropout_factors(T* f, int64_t n, uint64_t idx, const AttnParams& p) {
+  const float pf = float(p.dropout_p);
+  const T keep = p.dropout_p >= 1.0 ? T(0) : T(1.0 / (1.0 - p.dropout_p));
+  int64_t c = 0;
+  while (c < n) {
+    const uint64_t i = idx + uint64_t(c);
+    const Philox4 r = philox4x32(p.offset + i / 4, p.seed);
+    for (uint64_t lane = i % 4; lane < 4 && c < n; ++lane, ++c) f[c] = philox_u01f(r.v[lane]) >= pf ? keep : T(0);
+  }
+}
+
+// Mask and causality applied to a block of scores s (rows i0.., columns j0.., ld bk).
+template <typename T>
+void mask_block(T* s, int64_t n, int64_t i0, int64_t bq, int64_t j0, int64_t bk, const AttnParams& p) {
+  constexpr T ninf = -std::numeric_limits<T>::infinity();
+  if (p.mask_kind != AttnMask::None) {
+    const int64_t off = p.mask_off[size_t(n)];
+    for (int64_t r = 0; r < bq; ++r) {
+      T* row = s + r * bk;
+      const int64_t base = off + (i0 + r) * p.mask_sl + j0 * p.mask_ss;
+      if (p.mask_kind == AttnMask::Bool) {
+        const uint8_t* m = static_cast<const uint8_t*>(p.mask) + base;
+        for (int64_t c = 0; c < bk; ++c) row[c] = m[c * p.mask_ss] ? row[c] : ninf;
+      } else {
+        const T* m = static_cast<const T*>(p.mask) + base;
+        if (p.mask_ss == 1)
+          for (int64_t c = 0; c < bk; ++c) row[c] += m[c];
+        else
+          for (int64_t c = 0; c < bk; ++c) row[c] += m[c * p.mask_ss];
+      }
+    }
+  }
+  if (p.causal)
+    for (int64_t r = 0; r < bq; ++r) {
+      const int64_t first = std::max<int64_t>(0, i0 + r + 1 - j0);
+      for (int64_t c = first; c < bk; ++c) s[r * bk + c] = ninf;
+    }
+}
+
+template <typename T>
+void forward(const TensorImpl& out, const TensorImpl& lse, const TensorImpl& q, const TensorImpl& k,
+             const TensorImpl& v, const AttnParams& p) {
+  const int64_t N = p.N, L = p.L, S = p.S, E = p.E, Ev = p.Ev;
+  const int64_t nqb = (L + kBlockQ - 1) / kBlockQ;
+  const T* Q = q.data<T>();
+  const T* K = k.data<T>();
+  const T* V = v.data<T>();
+  T* O = out.data<T>();
+  T* LSE = lse.data<T>();
+  const T scale = T(p.scale);
+  parallel_for(0, N * nqb, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<T> sbuf(size_t(kBlockQ * kBlockK)), fbuf(p.dropout_p > 0 ? size_t(kBlockK) : 0), m(kBlockQ),
+        l(kBlockQ);
+    for (int64_t t = lo; t < hi; ++t) {
+      const int64_t n = t / nqb, i0 = (t % nqb) * kBlockQ, i1 = std::min(L, i0 + kBlockQ), bq = i1 - i0;
+      const int64_t kv = p.kv_of(n);
+      const T* Qb = Q + (n * L + i0) * E;
+      const T* Kh = K + kv * S * E;
+      const T* Vh = V + kv * S * Ev;
+      T* Ob = O + (n * L + i0) * Ev;
+      std::fill(Ob, Ob + bq * Ev, T(0));
+      std::fill(m.begin(), m.end(), -std::numeric_limits<T>::infinity());
+      std::fill(l.begin(), l.end(), T(0));
+      const int64_t kend = p.causal ? std::min(S, i1) : S;
+      for (int64_t j0 = 0; j0 < kend; j0 += kBlockK) {
+        const int64_t bk = std::min(kend, j0 + kBlockK) - j0;
+        T* s = sbuf.data();
+        gemm<T>(false, true, bq, bk, E, scale, Qb, E, Kh + j0 * E, E, T(0), s, bk);
+        mask_block(s, n, i0, bq, j0, bk, p);
+        for (int64_t r = 0; r < bq; ++r) {
+          T* row = s + r * bk;
+          const T mx = row_max(row, bk);
+          const T mnew = std::max(m[r], mx);
+          if (mnew == -std::numeric_limits<T>::infinity()) {  // nothing visible yet
+            std::fill(row, row + bk, T(0));
+            continue;
+          }
+          const T corr = m[r] == -std::numeric_limits<T>::infinity() ? T(0) : T(std::exp(m[r] - mnew));
+          const T sum = exp_sub_sum(row, bk, mnew);
+          if (corr != T(1)) scale_row(Ob + r * Ev, Ev, corr);
+          l[r] = l[r] * corr + sum;
+          m[r] = mnew;
+          if (p.dropout_p > 0) {
+            dropout_factors(fbuf.data(), bk, uint64_t((n * L + i0 + r) * S + j0), p);
+            for (int64_t c = 0; c < bk; ++c) row[c] *= fbuf[size_t(c)];
+          }
+        }
+        gemm<T>(false, false, bq, Ev, bk, T(1), s, bk, Vh + j0 * Ev, Ev, T(1), Ob, Ev);
+      }
+      for (int64_t r = 0; r < bq; ++r) {
+        if (l[r] == T(0)) {
+          std::fill(Ob + r * Ev, Ob + (r + 1) * Ev, T(0));
+          LSE[n * L + i0 + r] = std::numeric_limits<T>::infinity();
+        } else {
+          scale_row(Ob + r * Ev, Ev, T(1) / l[r]);
+          LSE[n * L + i0 + r] = m[r] + std::log(l[r]);
+        }
+      }
+    }
+  });
+}
+
+template <typename T>
+void backward(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, const TensorImpl& g,
+              const TensorImpl& q, const TensorImpl& k, const TensorImpl& v, const TensorImpl& out,
+              const TensorImpl& lse, const AttnParams& p) {
+  const int64_t N = p.N, L = p.L, S = p.S, E = p.E, Ev = p.Ev;
+  const int64_t group = p.Hq / p.Hk, Nkv = N / group;
+  const T* Q = q.data<T>();
+  const T* K = k.data<T>();
+  const T* V = v.data<T>();
+  const T* G = g.data<T>();
+  const T* O = out.data<T>();
+  const T* LSE = lse.data<T>();
+  T* DQ = dq.data<T>();
+  T* DK = dk.data<T>();
+  T* DV = dv.data<T>();
+  const T scale = T(p.scale);
+  const bool drop = p.dropout_p > 0;
+  parallel_for(0, Nkv, 1, [&](int64_t lo, int64_t hi) {
+    std::vector<T> pbuf(size_t(kBlockQ * kBlockK)), dsbuf(size_t(kBlockQ * kBlockK)),
+        fbuf(drop ? size_t(kBlockQ * kBlockK) : 0), pdbuf(drop ? size_t(kBlockQ * kBlockK) : 0), D(kBlockQ);
+    for (int64_t kv = lo; kv < hi; ++kv) {
+      const int64_t b = kv / p.Hk, hk = kv % p.Hk;
+      const T* Kh = K + kv * S * E;
+      const T* Vh = V + kv * S * Ev;
+      T* DKh = DK + kv * S * E;
+      T* DVh = DV + kv * S * Ev;
+      std::fill(DKh, DKh + S * E, T(0));
+      std::fill(DVh, DVh + S * Ev, T(0));
+      for (int64_t gi = 0; gi < group; ++gi) {
+        const int64_t n = b * p.Hq + hk * group + gi;
+        T* DQh = DQ + n * L * E;
+        std::fill(DQh, DQh + L * E, T(0));
+        for (int64_t i0 = 0; i0 < L; i0 += kBlockQ) {
+          const int64_t i1 = std::min(L, i0 + kBlockQ), bq = i1 - i0;
+          const T* Qb = Q + (n * L + i0) * E;
+          const T* Gb = G + (n * L + i0) * Ev;
+          const T* Lb = LSE + n * L + i0;
+          for (int64_t r = 0; r < bq; ++r) D[size_t(r)] = dot(Gb + r * Ev, O + (n * L + i0 + r) * Ev, Ev);
+          const int64_t kend = p.causal ? std::min(S, i1) : S;
+          for (int64_t j0 = 0; j0 < kend; j0 += kBlockK) {
+            const int64_t bk = std::min(kend, j0 + kBlockK) - j0;
+            T* P = pbuf.data();
+            T* dS = dsbuf.data();
+            gemm<T>(false, true, bq, bk, E, scale, Qb, E, Kh + j0 * E, E, T(0), P, bk);
+            mask_block(P, n, i0, bq, j0, bk, p);
+            for (int64_t r = 0; r < bq; ++r) {
+              T* row = P + r * bk;
+              if (Lb[r] == std::numeric_limits<T>::infinity()) std::fill(row, row + bk, T(0));
+              else exp_sub_sum(row, bk, Lb[r]);
+            }
+            const T* Pd = P;
+            if (drop) {
+              for (int64_t r = 0; r < bq; ++r) {
+                T* f = fbuf.data() + r * bk;
+                dropout_factors(f, bk, uint64_t((n * L + i0 + r) * S + j0), p);
+                for (int64_t c = 0; c < bk; ++c) pdbuf[size_t(r * bk + c)] = P[r * bk + c] * f[c];
+              }
+              Pd = pdbuf.data();
+            }
+            gemm<T>(true, false, bk, Ev, bq, T(1), Pd, bk, Gb, Ev, T(1), DVh + j0 * Ev, Ev);
+            gemm<T>(false, true, bq, bk, Ev, T(1), Gb, Ev, Vh + j0 * Ev, Ev, T(0), dS, bk);
+            for (int64_t r = 0; r < bq; ++r)
+              ds_row(dS + r * bk, P + r * bk, drop ? fbuf.data() + r * bk : nullptr, bk, D[size_t(r)]);
+            gemm<T>(false, false, bq, E, bk, scale, dS, bk, Kh + j0 * E, E, T(1), DQh + i0 * E, E);
+            gemm<T>(true, false, bk, E, bq, scale, dS, bk, Qb, E, T(1), DKh + j0 * E, E);
+          }
+        }
+      }
+    }
+  });
+}
+
+void attention_forward(const TensorImpl& out, const TensorImpl& lse, const TensorImpl& q, const TensorImpl& k,
+                       const TensorImpl& v, const AttnParams& p) {
+  dispatch_float(q.dtype(), "scaled_dot_product_attention", [&]<typename T>() { forward<T>(out, lse, q, k, v, p); });
+}
+
+void attention_backward(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, const TensorImpl& g,
+                        const TensorImpl& q, const TensorImpl& k, const TensorImpl& v, const TensorImpl& out,
+                        const TensorImpl& lse, const AttnParams& p) {
+  dispatch_float(q.dtype(), "scaled_dot_product_attention_backward",
+                 [&]<typename T>() { backward<T>(dq, dk, dv, g, q, k, v, out, lse, p); });
+}
+
+void attention_dropout_mask(const TensorImpl& keep, const AttnParams& p) {
+  dispatch_float(keep.dtype(), "scaled_dot_product_attention", [&]<typename T>() {
+    T* f = keep.data<T>();
+    const int64_t rows = p.N * p.L;
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, p.S)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) dropout_factors(f + r * p.S, p.S, uint64_t(r * p.S), p);
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(attention_forward_kernel, CPU, &attention_forward)
+LUCID_REGISTER_KERNEL(attention_backward_kernel, CPU, &attention_backward)
+LUCID_REGISTER_KERNEL(attention_dropout_mask_kernel, CPU, &attention_dropout_mask)
+
+}  // namespace lucid::cpu

@@ -1,0 +1,263 @@
+// CPU kernels of the fused recurrent cells (backend/kernels/rnn.h): one pass over each batch row,
+// branch-free inner loops over the hidden units (the compiler vectorises them), parallel_for over
+// the batch for large cells. float32 uses the Cephes-style exp/tanh of backend/cpu/activation.cpp
+// (copied: those live in that file's anonymous namespace); float64 uses libm.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backend/cpu/dispatch.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/rnn.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+inline float bits_to_float(int32_t i) {
+  float f;
+  std::memcpy(&f, &i, sizeof f);
+  return f;
+}
+
+inline float vexp(float x) {
+  const float xc = x < -104.0f ? -104.0f : (x > 88.72283935546875f ? 88.72283935546875f : x);
+  const float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float q = 1.9875691500e-4f;
+  q = q * r + 1.3981999507e-3f;
+  q = q * r + 8.3334519073e-3f;
+  q = q * r + 4.1665795894e-2f;
+  q = q * r + 1.6666665459e-1f;
+  q = q * r + 5.0000001201e-1f;
+  const int32_t ni = int32_t(n);
+  const int32_t n1 = ni >> 1, n2 = ni - n1;
+  const float scale = bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
+  float y = (q * r * r + r + 1.0f) * scale;
+  y = x > 88.72283935546875f ? std::numeric_limits<float>::infinity() : y;
+  y = x < -104.0f ? 0.0f : y;
+  return x != x ? x : y;
+}
+
+inline float vtanh(float x) {
+  const float ax = std::abs(x);
+  const float z = x * x;
+  const float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
+                        1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
+  float big = 1.0f - 2.0f / (vexp(2.0f * ax) + 1.0f);
+  big = x < 0.0f ? -big : big;
+  return ax < 0.625f ? (x == 0.0f ? x : small) : big;
+}
+
+template <typename T>
+inline T m_tanh(T x) { if constexpr (std::is_same_v<T, float>) return vtanh(x); else return std::tanh(x); }
+template <typename T>
+inline T m_sigmoid(T x) {
+  if constexpr (std::is_same_v<T, float>) return 1.0f / (1.0f + vexp(-x));
+  else return T(1) / (T(1) + std::exp(-x));
+}
+
+// Rows per chunk so that a chunk holds about kGrainSize / 2 hidden units' work.
+int64_t row_grain(int64_t H) { return std::max<int64_t>(1, kGrainSize / 2 / std::max<int64_t>(1, H)); }
+
+// ---- LSTM
+
+void lstm_cell(const TensorImpl& h_out, const TensorImpl& c_out, const TensorImpl& ws, const TensorImpl& gi,
+               const TensorImpl& gh, const TensorImpl& c) {
+  const int64_t B = c.shape()[0], H = c.shape()[1];
+  const int64_t si = gi.strides()[0], sh = gh.strides()[0];
+  dispatch_float(c.dtype(), "lstm_cell", [&]<typename T>() {
+    const T* GI = gi.data<T>();
+    const T* GH = gh.data<T>();
+    const T* C = c.data<T>();
+    T* HO = h_out.data<T>();
+    T* CO = c_out.data<T>();
+    T* W = ws.data<T>();
+    parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        const T* __restrict a = GI + b * si;
+        const T* __restrict d = GH + b * sh;
+        const T* __restrict cp = C + b * H;
+        T* __restrict w = W + b * 4 * H;
+        T* __restrict ho = HO + b * H;
+        T* __restrict co = CO + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          const T i = m_sigmoid(a[j] + d[j]);
+          const T f = m_sigmoid(a[H + j] + d[H + j]);
+          const T g = m_tanh(a[2 * H + j] + d[2 * H + j]);
+          const T o = m_sigmoid(a[3 * H + j] + d[3 * H + j]);
+          const T cn = f * cp[j] + i * g;
+          w[j] = i;
+          w[H + j] = f;
+          w[2 * H + j] = g;
+          w[3 * H + j] = o;
+          co[j] = cn;
+          ho[j] = o * m_tanh(cn);
+        }
+      }
+    });
+  });
+}
+
+void lstm_cell_backward(const TensorImpl& d_gates, const TensorImpl& dc, const TensorImpl& dh, const TensorImpl& dc_out,
+                        const TensorImpl& ws, const TensorImpl& c, const TensorImpl& c_out) {
+  const int64_t B = c.shape()[0], H = c.shape()[1];
+  dispatch_float(c.dtype(), "lstm_cell_backward", [&]<typename T>() {
+    const T* DH = dh.data<T>();
+    const T* DCO = dc_out.data<T>();
+    const T* W = ws.data<T>();
+    const T* C = c.data<T>();
+    const T* CO = c_out.data<T>();
+    T* DG = d_gates.data<T>();
+    T* DC = dc.data<T>();
+    parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        const T* __restrict w = W + b * 4 * H;
+        const T* __restrict gdh = DH + b * H;
+        const T* __restrict gdc = DCO + b * H;
+        const T* __restrict cp = C + b * H;
+        const T* __restrict cn = CO + b * H;
+        T* __restrict dg = DG + b * 4 * H;
+        T* __restrict dcp = DC + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          const T i = w[j], f = w[H + j], g = w[2 * H + j], o = w[3 * H + j];
+          const T tc = m_tanh(cn[j]);
+          const T dcn = gdc[j] + gdh[j] * o * (T(1) - tc * tc);
+          dg[j] = dcn * g * i * (T(1) - i);
+          dg[H + j] = dcn * cp[j] * f * (T(1) - f);
+          dg[2 * H + j] = dcn * i * (T(1) - g * g);
+          dg[3 * H + j] = gdh[j] * tc * o * (T(1) - o);
+          dcp[j] = dcn * f;
+        }
+      }
+    });
+  });
+}
+
+// ---- GRU
+
+void gru_cell(const TensorImpl& h_out, const TensorImpl& ws, const TensorImpl& gi, const TensorImpl& gh,
+              const TensorImpl& h) {
+  const int64_t B = h.shape()[0], H = h.shape()[1];
+  const int64_t si = gi.strides()[0], sh = gh.strides()[0];
+  dispatch_float(h.dtype(), "gru_cell", [&]<typename T>() {
+    const T* GI = gi.data<T>();
+    const T* GH = gh.data<T>();
+    const T* HP = h.data<T>();
+    T* HO = h_out.data<T>();
+    T* W = ws.data<T>();
+    parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        const T* __restrict a = GI + b * si;
+        const T* __restrict d = GH + b * sh;
+        const T* __restrict hp = HP + b * H;
+        T* __restrict w = W + b * 4 * H;
+        T* __restrict ho = HO + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          const T r = m_sigmoid(a[j] + d[j]);
+          const T z = m_sigmoid(a[H + j] + d[H + j]);
+          const T hn = d[2 * H + j];
+          const T n = m_tanh(a[2 * H + j] + r * hn);
+          w[j] = r;
+          w[H + j] = z;
+          w[2 * H + j] = n;
+          w[3 * H + j] = hn;
+          ho[j] = n + z * (hp[j] - n);
+        }
+      }
+    });
+  });
+}
+
+void gru_cell_backward(const TensorImpl& dgi, const TensorImpl& dgh, const TensorImpl& dh, const TensorImpl& dh_out,
+                       const TensorImpl& ws, const TensorImpl& h) {
+  const int64_t B = h.shape()[0], H = h.shape()[1];
+  dispatch_float(h.dtype(), "gru_cell_backward", [&]<typename T>() {
+    const T* G = dh_out.data<T>();
+    const T* W = ws.data<T>();
+    const T* HP = h.data<T>();
+    T* DI = dgi.data<T>();
+    T* DG = dgh.data<T>();
+    T* DH = dh.data<T>();
+    parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        const T* __restrict w = W + b * 4 * H;
+        const T* __restrict g = G + b * H;
+        const T* __restrict hp = HP + b * H;
+        T* __restrict di = DI + b * 3 * H;
+        T* __restrict dd = DG + b * 3 * H;
+        T* __restrict dhp = DH + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          const T r = w[j], z = w[H + j], n = w[2 * H + j], hn = w[3 * H + j];
+          const T dn = g[j] * (T(1) - z) * (T(1) - n * n);
+          const T dz = g[j] * (hp[j] - n) * z * (T(1) - z);
+          const T dr = dn * hn * r * (T(1) - r);
+          di[j] = dr;
+          dd[j] = dr;
+          di[H + j] = dz;
+          dd[H + j] = dz;
+          di[2 * H + j] = dn;
+          dd[2 * H + j] = dn * r;
+          dhp[j] = g[j] * z;
+        }
+      }
+    });
+  });
+}
+
+// ---- Elman
+
+void rnn_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, bool relu) {
+  const int64_t B = h_out.shape()[0], H = h_out.shape()[1];
+  const int64_t si = gi.strides()[0], sh = gh.strides()[0];
+  dispatch_float(h_out.dtype(), "rnn_cell", [&]<typename T>() {
+    const T* GI = gi.data<T>();
+    const T* GH = gh.data<T>();
+    T* HO = h_out.data<T>();
+    parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        const T* __restrict a = GI + b * si;
+        const T* __restrict d = GH + b * sh;
+        T* __restrict ho = HO + b * H;
+        if (relu) {
+          for (int64_t j = 0; j < H; ++j) {
+            const T v = a[j] + d[j];
+            ho[j] = v > T(0) ? v : (v != v ? v : T(0));
+          }
+        } else {
+          for (int64_t j = 0; j < H; ++j) ho[j] = m_tanh(a[j] + d[j]);
+        }
+      }
+    });
+  });
+}
+
+void rnn_cell_backward(const TensorImpl& d_pre, const TensorImpl& dh_out, const TensorImpl& h_out, bool relu) {
+  const int64_t B = h_out.shape()[0], H = h_out.shape()[1];
+  dispatch_float(h_out.dtype(), "rnn_cell_backward", [&]<typename T>() {
+    const T* G = dh_out.data<T>();
+    const T* HO = h_out.data<T>();
+    T* D = d_pre.data<T>();
+    parallel_for(0, B * H, kGrainSize, [&](int64_t lo, int64_t hi) {
+      const T* __restrict g = G;
+      const T* __restrict ho = HO;
+      T* __restrict d = D;
+      if (relu)
+        for (int64_t k = lo; k < hi; ++k) d[k] = ho[k] > T(0) ? g[k] : T(0);
+      else
+        for (int64_t k = lo; k < hi; ++k) d[k] = g[k] * (T(1) - ho[k] * ho[k]);
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(lstm_cell_kernel, CPU, lstm_cell)
+LUCID_REGISTER_KERNEL(lstm_cell_backward_kernel, CPU, lstm_cell_backward)
+LUCID_REGISTER_KERNEL(gru_cell_kernel, CPU, gru_cell)
+LUCID_REGISTER_KERNEL(gru_cell_backward_kernel, CPU, gru_cell_backward)
+LUCID_REGISTER_KERNEL(rnn_cell_kernel, CPU, rnn_cell)
+LUCID_REGISTER_KERNEL(rnn_cell_backward_kernel, CPU, rnn_cell_backward)
+
+}  // namespace lucid::cpu

@@ -1,0 +1,8 @@
+// The attention kernel stubs (backend/kernels/attention.h).
+#include "backend/kernels/attention.h"
+
+namespace lucid {
+LUCID_DEFINE_KERNEL(attention_forward_kernel)
+LUCID_DEFINE_KERNEL(attention_backward_kernel)
+LUCID_DEFINE_KERNEL(attention_dropout_mask_kernel)
+}  // namespace lucid

@@ -1,0 +1,44 @@
+#pragma once
+// Kernels of scaled_dot_product_attention (ops/nn_attention.cpp): a flash-style forward (query blocks
+// against key blocks with an online softmax; the (L, S) score matrix of a head never exists whole)
+// that saves the per-row logsumexp, and a fused backward that recomputes the scores block by block.
+#include <cstdint>
+#include <vector>
+
+#include "backend/kernels/stub.h"
+#include "tensor/tensor_impl.h"
+
+namespace lucid {
+
+enum class AttnMask : uint8_t { None, Bool, Float };
+
+// Geometry and options of one attention call. q is (N, L, E) contiguous with N = batch * Hq heads;
+// k (Nkv, S, E) and v (Nkv, S, Ev) contiguous with Nkv = batch * Hk; query head n reads key/value head
+// (n / Hq) * Hk + (n % Hq) / (Hq / Hk). The mask (when given) is read at
+// mask + mask_off[n] + i * mask_sl + j * mask_ss (bool: 1 byte, true = attend; float: q's dtype, added).
+struct AttnParams {
+  int64_t N = 0, L = 0, S = 0, E = 0, Ev = 0, Hq = 1, Hk = 1;
+  double scale = 1.0;
+  bool causal = false;  // key j visible to query i when j <= i (top-left alignment)
+  AttnMask mask_kind = AttnMask::None;
+  const void* mask = nullptr;
+  std::vector<int64_t> mask_off;
+  int64_t mask_sl = 0, mask_ss = 0;
+  double dropout_p = 0.0;  // > 0: element (n, i, j) kept when its Philox uniform is >= p, scaled 1/(1-p)
+  uint64_t seed = 0, offset = 0;
+  int64_t kv_of(int64_t n) const { return (n / Hq) * Hk + (n % Hq) / (Hq / Hk); }
+};
+
+// out (N, L, Ev) and lse (N, L) contiguous, written. A row with no visible key gives zeros and lse +inf.
+LUCID_DECLARE_KERNEL(attention_forward_kernel, void (*)(const TensorImpl& out, const TensorImpl& lse,
+                                                        const TensorImpl& q, const TensorImpl& k, const TensorImpl& v,
+                                                        const AttnParams& p))
+// dq (N, L, E), dk (Nkv, S, E), dv (Nkv, S, Ev) contiguous, overwritten; g, out like the forward's out.
+LUCID_DECLARE_KERNEL(attention_backward_kernel,
+                     void (*)(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, const TensorImpl& g,
+                              const TensorImpl& q, const TensorImpl& k, const TensorImpl& v, const TensorImpl& out,
+                              const TensorImpl& lse, const AttnParams& p))
+// keep (N, L, S) contiguous: the forward's dropout factors (0 or 1/(1-p)), for the create_graph path.
+LUCID_DECLARE_KERNEL(attention_dropout_mask_kernel, void (*)(const TensorImpl& keep, const AttnParams& p))
+
+}  // namespace lucid

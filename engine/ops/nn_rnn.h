@@ -1,0 +1,20 @@
+#pragma once
+// Fused recurrent cells (lucid.nn's RNN/LSTM/GRU and their cells). The caller computes the gate
+// pre-activations with GEMMs, gi = x W_ih^T + b_ih and gh = h W_hh^T + b_hh, both (B, G); one kernel
+// then applies the gates. The vjps run a fused backward kernel, or, under create_graph, the same
+// formulas in lucid ops (so second derivatives are exact).
+#include <string>
+#include <utility>
+
+#include "tensor/tensor_impl.h"
+
+namespace lucid {
+
+// gi, gh (B, 4H) with gates in PyTorch's order i, f, g, o; c (B, H). Returns (h', c').
+std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi, const Tensor& gh, const Tensor& c);
+// gi, gh (B, 3H) with gates r, z, n (gh holds b_hn: n = tanh(gi_n + r * gh_n)); h (B, H). Returns h'.
+Tensor fused_gru_cell(const Tensor& gi, const Tensor& gh, const Tensor& h);
+// gi, gh (B, H); nonlinearity "tanh" or "relu". Returns h' = act(gi + gh).
+Tensor fused_rnn_cell(const Tensor& gi, const Tensor& gh, const std::string& nonlinearity);
+
+}  // namespace lucid
