@@ -318,6 +318,36 @@ def test_grid_sample_gradcheck(xs, gs, mode, padding_mode):
     assert gradcheck(f, (x, g), atol=1e-6)
 
 
+@pytest.mark.parametrize("xs,gs,mode", [((1, 2, 3, 4), (1, 2, 2, 2), m) for m in ("bilinear", "nearest", "bicubic")]
+                         + [((1, 2, 2, 3, 3), (1, 2, 2, 1, 3), m) for m in ("bilinear", "nearest")])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_double_backward(torch, xs, gs, mode, padding_mode):
+    x = arr(*xs)
+    g = RNG.uniform(-0.9, 0.9, gs) * 0.97 + 0.013
+    lx, lg = lucid.tensor(x, requires_grad=True), lucid.tensor(g, requires_grad=True)
+    f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode, align_corners=False)
+    assert gradgradcheck(f, (lx, lg), atol=1e-5)
+    # second derivatives against PyTorch's (which has them for both input and grid)
+    tx, tg = torch.tensor(x, requires_grad=True), torch.tensor(g, requires_grad=True)
+    ty = torch.nn.functional.grid_sample(tx, tg, mode=mode, padding_mode=padding_mode, align_corners=False)
+    go, u, v = arr(*ty.shape), arr(*x.shape), arr(*g.shape)
+    ta, tb = torch.autograd.grad(ty, (tx, tg), torch.tensor(go), create_graph=True)
+    t2 = torch.autograd.grad((ta * torch.tensor(u)).sum() + (tb * torch.tensor(v)).sum(), (tx, tg), allow_unused=True)
+    la, lb = lucid.autograd.grad(f(lx, lg), (lx, lg), lucid.tensor(go), create_graph=True)
+    l2 = lucid.autograd.grad((la * lucid.tensor(u)).sum() + (lb * lucid.tensor(v)).sum(), (lx, lg), allow_unused=True)
+    for a, b in zip(l2, t2):
+        close(a if a is not None else np.zeros(b.shape), b if b is not None else np.zeros(a.shape), 1e-9)
+
+
+def test_grid_sample_third_order_raises():
+    x = lucid.tensor(arr(1, 1, 3, 3), requires_grad=True)
+    g = lucid.tensor(RNG.uniform(-0.8, 0.8, (1, 2, 2, 2)), requires_grad=True)
+    (a,) = lucid.autograd.grad((F.grid_sample(x, g, align_corners=True) ** 2).sum(), (g,), create_graph=True)
+    (b,) = lucid.autograd.grad((a ** 2).sum(), (g,), create_graph=True)
+    with pytest.raises(NotImplementedError, match="above the second"):
+        b.sum().backward()
+
+
 def test_grid_sample_empty_and_half(torch):
     assert F.grid_sample(lucid.zeros(0, 3, 4, 5), lucid.zeros(0, 3, 4, 2), align_corners=False).shape == (0, 3, 3, 4)
     assert F.grid_sample(lucid.zeros(2, 0, 4, 5), lucid.zeros(2, 3, 4, 2), align_corners=False).shape == (2, 0, 3, 4)
