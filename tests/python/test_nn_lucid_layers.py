@@ -157,6 +157,12 @@ def test_linear_act_gradcheck(name, kw, ref):
 def test_linear_act_nan_and_modules(torch):
     y = F.linear_relu(lucid.ones(1, 2), lucid.zeros(2, 2), lucid.tensor([float("nan"), 1.0]))
     assert math.isnan(y[0, 0].item()) and y[0, 1].item() == 1.0
+    x0, w0 = lucid.zeros(3, 0, requires_grad=True), lucid.zeros(4, 0, requires_grad=True)   # in_features = 0
+    b0 = lucid.tensor([-1.0, 2.0, 0.5, -3.0], dtype=lucid.float64, requires_grad=True)
+    y = F.linear_gelu(x0.double(), w0.double(), b0)
+    close(y, torch.nn.functional.gelu(torch.tensor(b0.detach().numpy())).expand(3, 4), 1e-12)
+    y.sum().backward()
+    assert tuple(x0.grad.shape) == (3, 0) and tuple(w0.grad.shape) == (4, 0)
     lm = nn.LinearReLU(4, 3)
     assert list(lm.state_dict()) == ["weight", "bias"]
     x = lucid.randn(5, 4)
