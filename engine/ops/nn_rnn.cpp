@@ -10,6 +10,7 @@
 #include "ops/nn_rnn.h"
 #include "ops/shape.h"
 #include "ops/unary.h"
+#include "ops/view.h"
 
 namespace lucid {
 
@@ -46,6 +47,9 @@ int64_t check_cell(const char* op, const Tensor& gi, const Tensor& gh, const Ten
   return H;
 }
 
+// Outputs are saved as aliases (values only): saving the output itself would make a reference cycle
+// node -> output -> grad_fn -> node, and the graph would outlive its last use when no backward runs.
+
 // Unit stride along the gates (any row stride) for the kernels.
 Tensor rows(const Tensor& t) { return (t->shape()[1] <= 1 || t->strides()[1] == 1) ? t : contiguous(t); }
 
@@ -66,7 +70,7 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
   if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *ws, *gi, *gh, *c);
   record("ThnnFusedLstmCellBackward0", {&gi, &gh, &c}, {&h_out, &c_out},
          {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(ws, false),
-          SavedTensor(c_out, true)},
+          SavedTensor(alias(c_out), false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &gi = s[0], &gh = s[1], &c = s[2];
            Tensor d_gates, dc;
@@ -142,7 +146,7 @@ Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::strin
   Tensor h_out = TensorImpl::empty(gi->shape(), dt, gi->device());
   if (h_out->numel()) rnn_cell_kernel(gi->device())(*h_out, *gi, *gh, relu);
   record(relu ? "RnnReluCellBackward0" : "RnnTanhCellBackward0", {&gi, &gh}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h_out, true)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(alias(h_out), false)},
          [relu](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            Tensor d;
            if (autograd::grad_enabled()) {
@@ -159,6 +163,34 @@ Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::strin
            return std::vector<Tensor>{n.needs_input_grad(0) ? d : Tensor(), n.needs_input_grad(1) ? d : Tensor()};
          });
   return h_out;
+}
+
+std::vector<Tensor> rnn_time_steps(const Tensor& x, const std::vector<int64_t>& sizes) {
+  LUCID_CHECK(x->dim() >= 1, ShapeMismatch, "[rnn_time_steps] expected rows, got a 0-d tensor");
+  int64_t total = 0;
+  for (int64_t n : sizes) {
+    LUCID_CHECK(n >= 0, Value, "[rnn_time_steps] negative step size " << n);
+    total += n;
+  }
+  LUCID_CHECK(total == x->shape()[0], ShapeMismatch,
+              "[rnn_time_steps] step sizes sum to " << total << ", but the input " << shape_str(x->shape()) << " has "
+                                                   << x->shape()[0] << " rows");
+  std::vector<Tensor> out;
+  out.reserve(sizes.size());
+  int64_t off = 0;
+  for (int64_t n : sizes) {
+    Shape s = x->shape();
+    s[0] = n;
+    out.push_back(x->as_view(s, x->strides(), x->storage_offset() + off * x->strides()[0]));
+    off += n;
+  }
+  if (!(autograd::grad_enabled() && autograd::requires_grad(x)) || out.empty()) return out;
+  auto f = [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) { return std::vector<Tensor>{cat(g, 0)}; };
+  auto node = std::make_shared<FnNode<decltype(f)>>("RnnTimeStepsBackward0", std::vector<SavedTensor>{}, f);
+  std::vector<const Tensor*> outs;
+  for (const Tensor& t : out) outs.push_back(&t);
+  autograd::set_history(node, std::vector<const Tensor*>{&x}, outs);
+  return out;
 }
 
 }  // namespace lucid
