@@ -230,7 +230,8 @@ __all__ += ["apply_rotary_emb", "sinusoidal_embedding", "sinusoidal_embedding_2d
 def apply_rotary_emb(input, position_ids=None, base=10000.0, interleaved=False, rotary_dim=None):
     """Rotary position embedding (RoFormer) of input (..., seq_len, head_dim), one engine op: each feature pair
     at position p turns by p * base^(-2i/d). interleaved=True pairs features (2i, 2i+1) (spec 002's "GPT-NeoX"
-    layout); False pairs (i, i + d/2) (the Llama / Hugging Face rotate_half layout). position_ids broadcast to
+    layout; GPT-J's and Meta's Llama complex pairs); False pairs (i, i + d/2) (spec 002's "Llama" layout: Hugging
+    Face's rotate_half). Angles are computed in float64. position_ids broadcast to
     input.shape[:-1] (a (batch, seq_len) tensor for a (batch, heads, seq_len, head_dim) input applies to every
     head); None means 0..seq_len-1. rotary_dim < head_dim rotates only the first rotary_dim features (GPT-NeoX's
     partial rotary) and passes the rest through."""

@@ -82,6 +82,13 @@ INTERP = [
     ((1, 2, 3, 4, 5), dict(scale_factor=1.5, mode="trilinear", align_corners=True)),
     ((1, 2, 4, 4, 6), dict(size=(2, 3, 4), mode="area")),
     ((0, 3, 4, 5), dict(size=(3, 3), mode="bilinear")),  # empty batch
+    # antialiased 4-d modes (PyTorch's separable filters: triangle, Keys a = -0.5, lanczos a = 3)
+    ((2, 3, 9, 11), dict(size=(4, 5), mode="bilinear", antialias=True)),
+    ((2, 3, 9, 11), dict(size=(13, 4), mode="bilinear", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(scale_factor=0.37, mode="bicubic", antialias=True)),
+    ((1, 2, 20, 7), dict(size=(3, 9), mode="bicubic", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(size=(4, 15), mode="lanczos", antialias=True)),
+    ((1, 1, 5, 5), dict(size=(1, 1), mode="lanczos", antialias=True)),
 ]
 
 
@@ -127,6 +134,9 @@ def test_interpolate_half_dtypes(torch):
     ((1, 2, 3, 4), dict(size=(5, 3), mode="nearest-exact")),
     ((1, 1, 2, 3, 3), dict(size=(3, 2, 4), mode="trilinear")),
     ((1, 2, 5, 4), dict(size=(2, 3), mode="area")),
+    ((1, 2, 7, 5), dict(size=(3, 6), mode="bilinear", antialias=True)),
+    ((1, 2, 7, 5), dict(size=(3, 2), mode="bicubic", antialias=True)),
+    ((1, 1, 7, 5), dict(size=(3, 2), mode="lanczos", antialias=True)),
 ])
 def test_interpolate_gradcheck(shape, kw):
     x = lucid.tensor(arr(*shape), requires_grad=True)
@@ -182,7 +192,7 @@ ERRORS = [
     (dict(scale_factor=(2, 2, 2)), ValueError, "same number of spatial dimensions"),
     (dict(size=(3.0, 3)), TypeError, "expected size to be one of int"),
     (dict(size=(3, 3), mode="nearest", antialias=True), ValueError, "Anti-alias option"),
-    (dict(size=(3, 3), mode="bilinear", antialias=True), NotImplementedError, "antialias"),
+    (dict(size=(3, 3), mode="lanczos", antialias=True, align_corners=True), ValueError, "does not support align_corn"),
     (dict(size=(3, 3), mode="lanczos"), ValueError, "Lanczos mode requires antialias"),
     (dict(size=(3, 3), mode="foo"), NotImplementedError, "Only 3D, 4D and 5D"),
     (dict(size=(3, 3), mode="linear"), NotImplementedError, "linear mode needs 3D input"),
@@ -198,9 +208,7 @@ def test_interpolate_errors(torch, kw, exc, match):
     x = arr(2, 3, 4, 5)
     with pytest.raises(exc, match=match):
         F.interpolate(lucid.tensor(x), **kw)
-    with pytest.raises(exc if exc is not NotImplementedError or "antialias" not in match else Exception):
-        if "antialias" in match and exc is NotImplementedError:
-            raise Exception  # PyTorch implements antialias; lucid raises a typed NotImplementedError
+    with pytest.raises(exc):
         torch.nn.functional.interpolate(torch.tensor(x), **kw)
 
 
