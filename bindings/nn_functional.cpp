@@ -22,14 +22,6 @@ Pair pair_arg(nb::handle h, const char* op, const char* name) {
 }  // namespace
 
 void init_nn_functional(nb::module_& m) {
-  m.def("conv2d", [](const Tensor& x, const Tensor& w, std::optional<Tensor> b, nb::handle stride, nb::handle padding,
-                     nb::handle dilation, int64_t groups) {
-    const Pair s = pair_arg(stride, "conv2d", "stride"), d = pair_arg(dilation, "conv2d", "dilation");
-    if (nb::isinstance<nb::str>(padding))
-      return conv2d_padding_mode(x, w, b, s, nb::cast<std::string>(padding), d, groups);
-    return conv2d(x, w, b, s, pair_arg(padding, "conv2d", "padding"), d, groups);
-  }, nb::arg("input"), nb::arg("weight"), nb::arg("bias").none() = nb::none(), nb::arg("stride") = 1,
-     nb::arg("padding") = 0, nb::arg("dilation") = 1, nb::arg("groups") = 1);
   m.def("unfold", [](const Tensor& x, nb::handle k, nb::handle d, nb::handle p, nb::handle s) {
     return unfold2d(x, pair_arg(k, "unfold", "kernel_size"), pair_arg(d, "unfold", "dilation"),
                     pair_arg(p, "unfold", "padding"), pair_arg(s, "unfold", "stride"));

@@ -11,6 +11,8 @@ void init_rnn(nb::module_& m) {
         nb::arg("input_gates"), nb::arg("hidden_gates"), nb::arg("hx"));
   m.def("fused_rnn_cell", [](const Tensor& gi, const Tensor& gh, const std::string& nl) { return fused_rnn_cell(gi, gh, nl); },
         nb::arg("input_gates"), nb::arg("hidden_gates"), nb::arg("nonlinearity") = "tanh");
+  m.def("rnn_time_steps", [](const Tensor& x, std::vector<int64_t> sizes) { return rnn_time_steps(x, sizes); },
+        nb::arg("input"), nb::arg("sizes"));
 }
 
 LUCID_BINDINGS(init_rnn)

@@ -38,6 +38,7 @@
 #include "ops/loss.h"
 #include "ops/matmul.h"
 #include "ops/nn.h"
+#include "ops/nn_conv.h"
 #include "ops/optim.h"
 #include "ops/pool.h"
 #include "ops/products.h"

@@ -10,6 +10,7 @@
 #include "ops/nn_rnn.h"
 #include "ops/shape.h"
 #include "ops/unary.h"
+#include "ops/view.h"
 
 namespace lucid {
 
@@ -46,6 +47,9 @@ int64_t check_cell(const char* op, const Tensor& gi, const Tensor& gh, const Ten
   return H;
 }
 
+// Outputs are saved as aliases (values only): saving the output itself would make a reference cycle
+// node -> output -> grad_fn -> node, and the graph would outlive its last use when no backward runs.
+
 // Unit stride along the gates (any row stride) for the kernels.
 Tensor rows(const Tensor& t) { return (t->shape()[1] <= 1 || t->strides()[1] == 1) ? t : contiguous(t); }
 
@@ -62,11 +66,9 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
   Tensor c_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *ws, *gi, *gh, *c);
+  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *gi, *gh, *c);
   record("ThnnFusedLstmCellBackward0", {&gi, &gh, &c}, {&h_out, &c_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(ws, false),
-          SavedTensor(c_out, true)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(alias(c_out), false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &gi = s[0], &gh = s[1], &c = s[2];
            Tensor d_gates, dc;
@@ -83,9 +85,9 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
              const Dtype dt = c->dtype();
              Tensor dh = contiguous(g[0]->dtype() == dt ? g[0] : cast(g[0], dt));
              Tensor dco = contiguous(g[1]->dtype() == dt ? g[1] : cast(g[1], dt));
-             d_gates = TensorImpl::empty(s[3]->shape(), dt, c->device());
+             d_gates = TensorImpl::empty(gi->shape(), dt, c->device());
              dc = TensorImpl::empty(c->shape(), dt, c->device());
-             if (c->numel()) lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *s[3], *c, *s[4]);
+             if (c->numel()) lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *gi, *gh, *c, *s[3]);
            }
            return std::vector<Tensor>{n.needs_input_grad(0) ? d_gates : Tensor(),
                                       n.needs_input_grad(1) ? d_gates : Tensor(), n.needs_input_grad(2) ? dc : Tensor()};
@@ -100,10 +102,9 @@ Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_
   Tensor gi = rows(gi_in), gh = rows(gh_in), h = contiguous(h_in);
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) gru_cell_kernel(gi->device())(*h_out, *ws, *gi, *gh, *h);
+  if (B * H) gru_cell_kernel(gi->device())(*h_out, *gi, *gh, *h);
   record("ThnnFusedGruCellBackward0", {&gi, &gh, &h}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false), SavedTensor(ws, false)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &gi = s[0], &gh = s[1], &h = s[2];
            Tensor dgi, dgh, dh;
@@ -123,7 +124,7 @@ Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_
              dgi = TensorImpl::empty(gi->shape(), dt, h->device());
              dgh = TensorImpl::empty(gi->shape(), dt, h->device());
              dh = TensorImpl::empty(h->shape(), dt, h->device());
-             if (h->numel()) gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *s[3], *h);
+             if (h->numel()) gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *gi, *gh, *h);
            }
            return std::vector<Tensor>{n.needs_input_grad(0) ? dgi : Tensor(), n.needs_input_grad(1) ? dgh : Tensor(),
                                       n.needs_input_grad(2) ? dh : Tensor()};
@@ -142,7 +143,7 @@ Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::strin
   Tensor h_out = TensorImpl::empty(gi->shape(), dt, gi->device());
   if (h_out->numel()) rnn_cell_kernel(gi->device())(*h_out, *gi, *gh, relu);
   record(relu ? "RnnReluCellBackward0" : "RnnTanhCellBackward0", {&gi, &gh}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h_out, true)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(alias(h_out), false)},
          [relu](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            Tensor d;
            if (autograd::grad_enabled()) {
@@ -159,6 +160,34 @@ Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::strin
            return std::vector<Tensor>{n.needs_input_grad(0) ? d : Tensor(), n.needs_input_grad(1) ? d : Tensor()};
          });
   return h_out;
+}
+
+std::vector<Tensor> rnn_time_steps(const Tensor& x, const std::vector<int64_t>& sizes) {
+  LUCID_CHECK(x->dim() >= 1, ShapeMismatch, "[rnn_time_steps] expected rows, got a 0-d tensor");
+  int64_t total = 0;
+  for (int64_t n : sizes) {
+    LUCID_CHECK(n >= 0, Value, "[rnn_time_steps] negative step size " << n);
+    total += n;
+  }
+  LUCID_CHECK(total == x->shape()[0], ShapeMismatch,
+              "[rnn_time_steps] step sizes sum to " << total << ", but the input " << shape_str(x->shape()) << " has "
+                                                   << x->shape()[0] << " rows");
+  std::vector<Tensor> out;
+  out.reserve(sizes.size());
+  int64_t off = 0;
+  for (int64_t n : sizes) {
+    Shape s = x->shape();
+    s[0] = n;
+    out.push_back(x->as_view(s, x->strides(), x->storage_offset() + off * x->strides()[0]));
+    off += n;
+  }
+  if (!(autograd::grad_enabled() && autograd::requires_grad(x)) || out.empty()) return out;
+  auto f = [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) { return std::vector<Tensor>{cat(g, 0)}; };
+  auto node = std::make_shared<FnNode<decltype(f)>>("RnnTimeStepsBackward0", std::vector<SavedTensor>{}, f);
+  std::vector<const Tensor*> outs;
+  for (const Tensor& t : out) outs.push_back(&t);
+  autograd::set_history(node, std::vector<const Tensor*>{&x}, outs);
+  return out;
 }
 
 }  // namespace lucid

@@ -5,6 +5,7 @@
 // formulas in lucid ops (so second derivatives are exact).
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tensor/tensor_impl.h"
 
@@ -16,5 +17,10 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi, const Tensor& gh, co
 Tensor fused_gru_cell(const Tensor& gi, const Tensor& gh, const Tensor& h);
 // gi, gh (B, H); nonlinearity "tanh" or "relu". Returns h' = act(gi + gh).
 Tensor fused_rnn_cell(const Tensor& gi, const Tensor& gh, const std::string& nonlinearity);
+
+// The time steps of a sequence's input projection x (N, G), packed step after step: views of rows
+// [off_t, off_t + sizes[t]). One autograd node for all of them, whose vjp is a single cat (a split
+// into narrows would give each step's gradient as a zero-filled (N, G) tensor: quadratic in T).
+std::vector<Tensor> rnn_time_steps(const Tensor& x, const std::vector<int64_t>& sizes);
 
 }  // namespace lucid

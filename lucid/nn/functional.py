@@ -31,6 +31,11 @@ def linear(input, weight, bias=None):
     return out if bias is None else out + bias
 
 
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution (cross-correlation) over (N, C, L) or (C, L); padding may be 'same' or 'valid'."""
+    return _C.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D convolution (cross-correlation) over (N, C, H, W) or (C, H, W); padding may be 'same' or 'valid'."""
     return _C.conv2d(input, weight, bias, stride, padding, dilation, groups)
@@ -39,23 +44,9 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _single(v, name):
     if isinstance(v, (tuple, list)):
         if len(v) != 1:
-            raise TypeError(f"conv1d: {name} must be an int or a 1-tuple, got {v!r}")
+            raise TypeError(f"max_pool1d: {name} must be an int or a 1-tuple, got {v!r}")
         return v[0]
     return v
-
-
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """1-D convolution over (N, C, L) or (C, L), as a 2-D convolution of height 1."""
-    if input.dim() not in (2, 3):
-        raise lucid.ShapeMismatch(f"[conv1d] expected a 2-D (unbatched) or 3-D (batched) input, got shape "
-                                  f"{tuple(input.shape)}")
-    if weight.dim() != 3:
-        raise lucid.ShapeMismatch(f"[conv1d] expected a 3-D weight (out_channels, in_channels/groups, kW), got shape "
-                                  f"{tuple(weight.shape)}")
-    stride, dilation = _single(stride, "stride"), _single(dilation, "dilation")
-    pad = padding if isinstance(padding, str) else (0, _single(padding, "padding"))
-    out = _C.conv2d(input.unsqueeze(-2), weight.unsqueeze(-2), bias, (1, stride), pad, (1, dilation), groups)
-    return out.squeeze(-2)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):

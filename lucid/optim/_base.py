@@ -1,5 +1,10 @@
-"""The loop shared by the per-parameter optimizers: closure, no_grad, lazy state, one update call per
-parameter with a gradient. Subclasses define _init_state(p, group) and _update(p, grad, state, group)."""
+"""The loop shared by the optimizers: closure, lazy state, and one fused engine call per param group.
+
+`step` gathers the parameters of a group that have a gradient, creates their state on first use
+(`_init_state`), and hands the real floating CPU ones to `_fused_step(group, params, grads, states,
+lr)` (one `_C._<name>_step_` call over the whole list, as torch's foreach/fused paths). Parameters
+the kernels do not take (complex, other devices, a gradient of another dtype) go one by one through
+`_update(p, grad, state, group, lr)`, written over lucid ops."""
 from lucid import _C
 from lucid.autograd.grad_mode import no_grad, enable_grad
 from lucid.optim.optimizer import Optimizer, _to_scalar
@@ -17,25 +22,50 @@ def _check(cond, msg):
         raise ValueError(msg)
 
 
+def _fusable(p, g):
+    return g.dtype is p.dtype and p.dtype.is_floating_point and not p.is_cuda
+
+
+def _optional(states, key, on):
+    """The list of state[key] over `states` when the option `on` is set, else None."""
+    return [s[key] for s in states] if on else None
+
+
 class _PerParamOptimizer(Optimizer):
     def step(self, closure=None):
         loss = None
         if closure is not None:
             with enable_grad():
                 loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    state = self.state[p]
-                    if len(state) == 0:
-                        self._init_state(p, state, group)
-                    grad = p.grad if not group.get("maximize", False) else p.grad * -1
-                    self._update(p, grad, state, group, _to_scalar(group["lr"]))
+        state_of = self.state
+        for group in self.param_groups:
+            params, grads, states, slow = [], [], [], []
+            for p in group["params"]:
+                g = p.grad
+                if g is None:
+                    continue
+                state = state_of[p]
+                if len(state) == 0:
+                    self._init_state(p, state, group)
+                if _fusable(p, g):
+                    params.append(p)
+                    grads.append(g)
+                    states.append(state)
+                else:
+                    slow.append((p, g, state))
+            lr = _to_scalar(group["lr"])
+            if params:
+                self._fused_step(group, params, grads, states, lr)
+            if slow:
+                with no_grad():
+                    for p, g, state in slow:
+                        self._update(p, g if not group.get("maximize", False) else g * -1, state, group, lr)
         return loss
 
     def _init_state(self, p, state, group):
+        raise NotImplementedError
+
+    def _fused_step(self, group, params, grads, states, lr):
         raise NotImplementedError
 
     def _update(self, p, grad, state, group, lr):

@@ -21,6 +21,11 @@ class Adadelta(_PerParamOptimizer):
         state["square_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
         state["acc_delta"] = _C.zeros(list(p.shape), p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        _C._adadelta_step_(params, grads, [s["square_avg"] for s in states], [s["acc_delta"] for s in states],
+                           [s["step"] for s in states], lr=lr, rho=group["rho"], eps=group["eps"],
+                           weight_decay=group["weight_decay"], maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         rho, eps = group["rho"], group["eps"]
         state["step"].add_(1)

@@ -27,6 +27,11 @@ class Adagrad(_PerParamOptimizer):
         state["step"] = _scalar_tensor(0)
         state["sum"] = _C.full(list(p.shape), group["initial_accumulator_value"], p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        _C._adagrad_step_(params, grads, [s["sum"] for s in states], [s["step"] for s in states], lr=lr,
+                          lr_decay=group["lr_decay"], eps=group["eps"], weight_decay=group["weight_decay"],
+                          maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         state["step"].add_(1)
         step = state["step"].item()

@@ -1,12 +1,12 @@
-"""Adam and AdamW (PyTorch's algorithm, incl. amsgrad, maximize, decoupled weight decay). The
-per-parameter update is `_adam_update`, written over lucid ops for now; a fused engine kernel will
-replace it without touching the optimizer classes. State matches PyTorch's: step (a 0-d float32
-tensor), exp_avg, exp_avg_sq, max_exp_avg_sq (amsgrad)."""
+"""Adam and AdamW (PyTorch's algorithm, incl. amsgrad, maximize, decoupled weight decay). A param
+group's update is one fused engine call (`_C._adam_step_` over the lists); complex parameters and
+other devices take `_adam_update_ops`, written over lucid ops. State matches PyTorch's: step (a 0-d
+float32 tensor), exp_avg, exp_avg_sq, max_exp_avg_sq (amsgrad)."""
 import math
 
 from lucid import _C
-from lucid.autograd.grad_mode import no_grad, enable_grad
-from lucid.optim.optimizer import Optimizer, _to_scalar
+from lucid.optim._base import _PerParamOptimizer, _optional
+from lucid.optim.optimizer import _to_scalar
 
 Tensor = _C.Tensor
 
@@ -20,20 +20,6 @@ def _maximum_(dst, src):
         return dst.copy_(lucid.maximum(dst, src))
     import numpy as np  # until the op library's maximum lands
     return dst.copy_(_C.from_numpy(np.ascontiguousarray(np.maximum(dst.numpy(), src.numpy()))))
-
-
-def _adam_update(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, lr, beta1, beta2, eps, weight_decay,
-                 amsgrad, maximize, decoupled_weight_decay):
-    """One Adam(W) step for one parameter, in place; `step` is the step count after this update. Real
-    floating parameters on the CPU take the fused engine kernel (one pass); others the ops below."""
-    if param.dtype.is_floating_point and not param.is_cuda and grad.dtype is param.dtype:
-        _C._adam_step_(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq if amsgrad else None, step=int(step), lr=lr,
-                       beta1=beta1, beta2=beta2, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                       maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
-        return
-    _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, lr=lr, beta1=beta1, beta2=beta2,
-                     eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
-                     decoupled_weight_decay=decoupled_weight_decay)
 
 
 def _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, lr, beta1, beta2, eps, weight_decay,
@@ -60,7 +46,7 @@ def _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, 
     param.add_(exp_avg / denom, alpha=-step_size)
 
 
-class Adam(Optimizer):
+class Adam(_PerParamOptimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
@@ -93,31 +79,29 @@ class Adam(Optimizer):
             group.setdefault("fused", None)
             group.setdefault("decoupled_weight_decay", False)
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                beta1, beta2 = group["betas"]
-                lr = _to_scalar(group["lr"])
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state["step"] = _C.zeros([], _C.float32, _C.device("cpu"))
-                        state["exp_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
-                        state["exp_avg_sq"] = _C.zeros(list(p.shape), p.dtype, p.device)
-                        if group["amsgrad"]:
-                            state["max_exp_avg_sq"] = _C.zeros(list(p.shape), p.dtype, p.device)
-                    state["step"].add_(1)
-                    _adam_update(p, p.grad, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
-                                 state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=group["eps"],
-                                 weight_decay=group["weight_decay"], amsgrad=group["amsgrad"],
-                                 maximize=group["maximize"], decoupled_weight_decay=group["decoupled_weight_decay"])
-        return loss
+    def _init_state(self, p, state, group):
+        state["step"] = _C.zeros([], _C.float32, _C.device("cpu"))
+        state["exp_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
+        state["exp_avg_sq"] = _C.zeros(list(p.shape), p.dtype, p.device)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = _C.zeros(list(p.shape), p.dtype, p.device)
+
+    def _fused_step(self, group, params, grads, states, lr):
+        beta1, beta2 = group["betas"]
+        _C._adam_step_(params, grads, [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states],
+                       _optional(states, "max_exp_avg_sq", group["amsgrad"]), [s["step"] for s in states], lr=lr,
+                       beta1=beta1, beta2=beta2, eps=group["eps"], weight_decay=group["weight_decay"],
+                       amsgrad=group["amsgrad"], maximize=group["maximize"],
+                       decoupled_weight_decay=group["decoupled_weight_decay"])
+
+    def _update(self, p, grad, state, group, lr):
+        beta1, beta2 = group["betas"]
+        state["step"].add_(1)
+        # (grad is already negated under maximize)
+        _adam_update_ops(p, grad, state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq"),
+                         state["step"].item(), lr=lr, beta1=beta1, beta2=beta2, eps=group["eps"],
+                         weight_decay=group["weight_decay"], amsgrad=group["amsgrad"], maximize=False,
+                         decoupled_weight_decay=group["decoupled_weight_decay"])
 
 
 class AdamW(Adam):

@@ -23,6 +23,12 @@ class Adamax(_PerParamOptimizer):
         state["exp_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
         state["exp_inf"] = _C.zeros(list(p.shape), p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        beta1, beta2 = group["betas"]
+        _C._adamax_step_(params, grads, [s["exp_avg"] for s in states], [s["exp_inf"] for s in states],
+                         [s["step"] for s in states], lr=lr, beta1=beta1, beta2=beta2, eps=group["eps"],
+                         weight_decay=group["weight_decay"], maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         beta1, beta2 = group["betas"]
         state["step"].add_(1)

@@ -21,6 +21,12 @@ class ASGD(_PerParamOptimizer):
         state["mu"] = _scalar_tensor(1.0)
         state["ax"] = _C.zeros(list(p.shape), p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        _C._asgd_step_(params, grads, [s["ax"] for s in states], [s["eta"] for s in states],
+                       [s["mu"] for s in states], [s["step"] for s in states], lr=lr, lambd=group["lambd"],
+                       alpha=group["alpha"], t0=group["t0"], weight_decay=group["weight_decay"],
+                       maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         lambd, alpha, t0 = group["lambd"], group["alpha"], group["t0"]
         state["step"].add_(1)

@@ -28,6 +28,14 @@ class NAdam(_PerParamOptimizer):
         state["exp_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
         state["exp_avg_sq"] = _C.zeros(list(p.shape), p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        beta1, beta2 = group["betas"]
+        _C._nadam_step_(params, grads, [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states],
+                        [s["mu_product"] for s in states], [s["step"] for s in states], lr=lr, beta1=beta1,
+                        beta2=beta2, eps=group["eps"], weight_decay=group["weight_decay"],
+                        momentum_decay=group["momentum_decay"],
+                        decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         beta1, beta2 = group["betas"]
         wd, md, eps = group["weight_decay"], group["momentum_decay"], group["eps"]

@@ -1,6 +1,6 @@
 """RMSprop (PyTorch's algorithm: alpha, eps, weight_decay, momentum, centered, maximize)."""
 from lucid import _C
-from lucid.optim._base import _PerParamOptimizer, _scalar_tensor, _check
+from lucid.optim._base import _PerParamOptimizer, _scalar_tensor, _check, _optional
 from lucid.optim.optimizer import _to_scalar
 
 __all__ = ["RMSprop"]
@@ -25,6 +25,13 @@ class RMSprop(_PerParamOptimizer):
             state["momentum_buffer"] = _C.zeros(list(p.shape), p.dtype, p.device)
         if group["centered"]:
             state["grad_avg"] = _C.zeros(list(p.shape), p.dtype, p.device)
+
+    def _fused_step(self, group, params, grads, states, lr):
+        _C._rmsprop_step_(params, grads, [s["square_avg"] for s in states],
+                          _optional(states, "grad_avg", group["centered"]),
+                          _optional(states, "momentum_buffer", group["momentum"] > 0), [s["step"] for s in states],
+                          lr=lr, alpha=group["alpha"], eps=group["eps"], weight_decay=group["weight_decay"],
+                          momentum=group["momentum"], centered=group["centered"], maximize=group["maximize"])
 
     def _update(self, p, grad, state, group, lr):
         _rmsprop_update(p, grad, state, lr=lr, alpha=group["alpha"], eps=group["eps"],

@@ -20,6 +20,13 @@ class Rprop(_PerParamOptimizer):
         state["prev"] = _C.zeros(list(p.shape), p.dtype, p.device)
         state["step_size"] = _C.full(list(p.shape), _to_scalar(group["lr"]), p.dtype, p.device)
 
+    def _fused_step(self, group, params, grads, states, lr):
+        etaminus, etaplus = group["etas"]
+        step_size_min, step_size_max = group["step_sizes"]
+        _C._rprop_step_(params, grads, [s["prev"] for s in states], [s["step_size"] for s in states],
+                        [s["step"] for s in states], etaminus=etaminus, etaplus=etaplus, step_size_min=step_size_min,
+                        step_size_max=step_size_max, maximize=group["maximize"])
+
     def _update(self, p, grad, state, group, lr):
         import numpy as np
         etaminus, etaplus = group["etas"]

@@ -1,8 +1,9 @@
-"""SGD with momentum, dampening, Nesterov, weight decay and maximize (PyTorch's algorithm). The
-per-parameter update is `_sgd_update`, written over lucid ops for now; a fused engine kernel will
-replace it without touching the optimizer class."""
+"""SGD with momentum, dampening, Nesterov, weight decay and maximize (PyTorch's algorithm). A param
+group's update is one fused engine call (`_C._sgd_step_` over the lists); complex parameters and
+other devices take `_sgd_update_ops`, written over lucid ops."""
 from lucid import _C
 from lucid.autograd.grad_mode import no_grad, enable_grad
+from lucid.optim._base import _fusable
 from lucid.optim.optimizer import Optimizer, _to_scalar
 
 Tensor = _C.Tensor
@@ -10,18 +11,10 @@ Tensor = _C.Tensor
 __all__ = ["SGD", "sgd"]
 
 
-def _sgd_update(param, grad, buf, *, lr, momentum, dampening, nesterov, weight_decay, maximize):
-    """One SGD step for one parameter, in place; returns the momentum buffer (None without momentum).
-    Real floating parameters on the CPU take the fused engine kernel (one pass); others the ops below."""
-    if param.dtype.is_floating_point and not param.is_cuda and grad.dtype is param.dtype:
-        first = momentum != 0 and buf is None
-        if first:
-            buf = _C.zeros(list(param.shape), param.dtype, param.device)
-        _C._sgd_step_(param, grad, buf if momentum != 0 else None, lr=lr, momentum=momentum, dampening=dampening,
-                      weight_decay=weight_decay, nesterov=nesterov, maximize=maximize, first_step=first)
-        return buf if momentum != 0 else None
-    return _sgd_update_ops(param, grad, buf, lr=lr, momentum=momentum, dampening=dampening, nesterov=nesterov,
-                           weight_decay=weight_decay, maximize=maximize)
+def _sgd_fused(params, grads, bufs, *, lr, momentum, dampening, nesterov, weight_decay, maximize):
+    """One fused engine call over the lists; returns the momentum buffers (new ones where None)."""
+    return _C._sgd_step_(params, grads, bufs if momentum != 0 else None, lr=lr, momentum=momentum,
+                         dampening=dampening, weight_decay=weight_decay, nesterov=nesterov, maximize=maximize)
 
 
 def _sgd_update_ops(param, grad, buf, *, lr, momentum, dampening, nesterov, weight_decay, maximize):
@@ -41,14 +34,32 @@ def _sgd_update_ops(param, grad, buf, *, lr, momentum, dampening, nesterov, weig
 
 def sgd(params, d_p_list, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize,
         **_):
-    """Functional SGD over lists (torch.optim.sgd.sgd's signature, single-tensor path)."""
+    """Functional SGD over lists (torch.optim.sgd.sgd's signature): the real floating CPU parameters
+    take one fused engine call, the others (complex, other devices) the op path one by one."""
     lr = _to_scalar(lr)
-    for i, param in enumerate(params):
-        buf = momentum_buffer_list[i] if momentum != 0 else None
-        buf = _sgd_update(param, d_p_list[i], buf, lr=lr, momentum=momentum, dampening=dampening,
-                          nesterov=nesterov, weight_decay=weight_decay, maximize=maximize)
+    kw = dict(lr=lr, momentum=momentum, dampening=dampening, nesterov=nesterov, weight_decay=weight_decay,
+              maximize=maximize)
+    fast = [i for i, (p, g) in enumerate(zip(params, d_p_list)) if _fusable(p, g)]
+    if len(fast) == len(params):
+        bufs = _sgd_fused(params, d_p_list, momentum_buffer_list, **kw)
         if momentum != 0:
-            momentum_buffer_list[i] = buf
+            momentum_buffer_list[:] = bufs
+        return
+    if fast:
+        bufs = _sgd_fused([params[i] for i in fast], [d_p_list[i] for i in fast],
+                          [momentum_buffer_list[i] for i in fast] if momentum != 0 else None, **kw)
+        if momentum != 0:
+            for i, b in zip(fast, bufs):
+                momentum_buffer_list[i] = b
+    fast = set(fast)
+    with no_grad():
+        for i, param in enumerate(params):
+            if i in fast:
+                continue
+            buf = momentum_buffer_list[i] if momentum != 0 else None
+            buf = _sgd_update_ops(param, d_p_list[i], buf, **kw)
+            if momentum != 0:
+                momentum_buffer_list[i] = buf
 
 
 class SGD(Optimizer):
@@ -82,19 +93,21 @@ class SGD(Optimizer):
         if closure is not None:
             with enable_grad():
                 loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                params, grads, bufs = [], [], []
-                for p in group["params"]:
-                    if p.grad is not None:
-                        params.append(p)
-                        grads.append(p.grad)
-                        if group["momentum"] != 0:
-                            bufs.append(self.state[p].get("momentum_buffer"))
-                sgd(params, grads, bufs, weight_decay=group["weight_decay"], momentum=group["momentum"],
-                    lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
-                    maximize=group["maximize"])
-                if group["momentum"] != 0:
-                    for p, buf in zip(params, bufs):
-                        self.state[p]["momentum_buffer"] = buf
+        for group in self.param_groups:
+            params, grads, bufs = [], [], []
+            momentum = group["momentum"]
+            for p in group["params"]:
+                g = p.grad
+                if g is not None:
+                    params.append(p)
+                    grads.append(g)
+                    if momentum != 0:
+                        bufs.append(self.state[p].get("momentum_buffer"))
+            if not params:
+                continue
+            sgd(params, grads, bufs, weight_decay=group["weight_decay"], momentum=momentum, lr=group["lr"],
+                dampening=group["dampening"], nesterov=group["nesterov"], maximize=group["maximize"])
+            if momentum != 0:
+                for p, buf in zip(params, bufs):
+                    self.state[p]["momentum_buffer"] = buf
         return loss

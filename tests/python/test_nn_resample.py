@@ -82,6 +82,13 @@ INTERP = [
     ((1, 2, 3, 4, 5), dict(scale_factor=1.5, mode="trilinear", align_corners=True)),
     ((1, 2, 4, 4, 6), dict(size=(2, 3, 4), mode="area")),
     ((0, 3, 4, 5), dict(size=(3, 3), mode="bilinear")),  # empty batch
+    # antialiased 4-d modes (PyTorch's separable filters: triangle, Keys a = -0.5, lanczos a = 3)
+    ((2, 3, 9, 11), dict(size=(4, 5), mode="bilinear", antialias=True)),
+    ((2, 3, 9, 11), dict(size=(13, 4), mode="bilinear", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(scale_factor=0.37, mode="bicubic", antialias=True)),
+    ((1, 2, 20, 7), dict(size=(3, 9), mode="bicubic", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(size=(4, 15), mode="lanczos", antialias=True)),
+    ((1, 1, 5, 5), dict(size=(1, 1), mode="lanczos", antialias=True)),
 ]
 
 
@@ -127,6 +134,9 @@ def test_interpolate_half_dtypes(torch):
     ((1, 2, 3, 4), dict(size=(5, 3), mode="nearest-exact")),
     ((1, 1, 2, 3, 3), dict(size=(3, 2, 4), mode="trilinear")),
     ((1, 2, 5, 4), dict(size=(2, 3), mode="area")),
+    ((1, 2, 7, 5), dict(size=(3, 6), mode="bilinear", antialias=True)),
+    ((1, 2, 7, 5), dict(size=(3, 2), mode="bicubic", antialias=True)),
+    ((1, 1, 7, 5), dict(size=(3, 2), mode="lanczos", antialias=True)),
 ])
 def test_interpolate_gradcheck(shape, kw):
     x = lucid.tensor(arr(*shape), requires_grad=True)
@@ -182,7 +192,7 @@ ERRORS = [
     (dict(scale_factor=(2, 2, 2)), ValueError, "same number of spatial dimensions"),
     (dict(size=(3.0, 3)), TypeError, "expected size to be one of int"),
     (dict(size=(3, 3), mode="nearest", antialias=True), ValueError, "Anti-alias option"),
-    (dict(size=(3, 3), mode="bilinear", antialias=True), NotImplementedError, "antialias"),
+    (dict(size=(3, 3), mode="lanczos", antialias=True, align_corners=True), ValueError, "does not support align_corn"),
     (dict(size=(3, 3), mode="lanczos"), ValueError, "Lanczos mode requires antialias"),
     (dict(size=(3, 3), mode="foo"), NotImplementedError, "Only 3D, 4D and 5D"),
     (dict(size=(3, 3), mode="linear"), NotImplementedError, "linear mode needs 3D input"),
@@ -198,9 +208,7 @@ def test_interpolate_errors(torch, kw, exc, match):
     x = arr(2, 3, 4, 5)
     with pytest.raises(exc, match=match):
         F.interpolate(lucid.tensor(x), **kw)
-    with pytest.raises(exc if exc is not NotImplementedError or "antialias" not in match else Exception):
-        if "antialias" in match and exc is NotImplementedError:
-            raise Exception  # PyTorch implements antialias; lucid raises a typed NotImplementedError
+    with pytest.raises(exc):
         torch.nn.functional.interpolate(torch.tensor(x), **kw)
 
 
@@ -213,3 +221,265 @@ def test_interpolate_input_errors():
         F.interpolate(lucid.randn(2, 3, 0, 5), size=(3, 3))
     with pytest.raises(NotImplementedError, match="int32"):
         F.interpolate(lucid.zeros(1, 1, 2, 2, dtype=lucid.int32), size=(3, 3))
+
+
+# ---- pixel_shuffle / pixel_unshuffle / channel_shuffle
+
+SHUFFLE = [
+    ("pixel_shuffle", (2, 8, 3, 4), 2),
+    ("pixel_shuffle", (8, 3, 4), 2),
+    ("pixel_shuffle", (2, 2, 9, 2, 3), 3),
+    ("pixel_unshuffle", (2, 2, 6, 4), 2),
+    ("pixel_unshuffle", (3, 6, 9), 3),
+    ("pixel_unshuffle", (2, 1, 2, 4, 4), 2),
+    ("channel_shuffle", (2, 6, 3, 4), 3),
+    ("channel_shuffle", (2, 6, 5), 2),
+    ("channel_shuffle", (6, 3, 4), 3),
+    ("native_channel_shuffle", (2, 6, 3, 4), 2),
+]
+
+
+@pytest.mark.parametrize("name,shape,factor", SHUFFLE)
+def test_shuffles_match_torch(torch, name, shape, factor):
+    x = arr(*shape)
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y, ty = getattr(F, name)(lx, factor), getattr(torch.nn.functional, name)(tx, factor)
+    close(y, ty, 0)
+    if name == "native_channel_shuffle":  # PyTorch has no derivative for it; lucid's alias has one
+        return
+    g = arr(*ty.shape)
+    y.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    close(lx.grad, tx.grad, 0)
+
+
+def test_shuffle_roundtrip_and_modules(torch):
+    x = lucid.tensor(arr(2, 8, 4, 6))
+    close(F.pixel_unshuffle(F.pixel_shuffle(x, 2), 2), x, 0)
+    for m, tm in [(nn.PixelShuffle(2), torch.nn.PixelShuffle(2)), (nn.PixelUnshuffle(2), torch.nn.PixelUnshuffle(2)),
+                  (nn.ChannelShuffle(4), torch.nn.ChannelShuffle(4))]:
+        assert repr(m) == repr(tm)
+        close(m(x), tm(torch.tensor(x.numpy())), 0)
+
+
+@pytest.mark.parametrize("fn,shape,factor,exc,match", [
+    ("pixel_shuffle", (2, 7, 3, 4), 2, lucid.errors.ShapeMismatch, "divisible by the square"),
+    ("pixel_shuffle", (3, 4), 2, lucid.errors.ShapeMismatch, "at least 3 dimensions"),
+    ("pixel_shuffle", (2, 8, 3, 4), 0, RuntimeError, "positive upscale_factor"),
+    ("pixel_shuffle", (2, 8, 3, 4), 2.0, TypeError, "must be int"),
+    ("pixel_unshuffle", (2, 2, 5, 4), 2, lucid.errors.ShapeMismatch, "height to be divisible"),
+    ("pixel_unshuffle", (2, 2, 6, 5), 2, lucid.errors.ShapeMismatch, "width to be divisible"),
+    ("pixel_unshuffle", (2, 2, 6, 4), -1, RuntimeError, "positive downscale_factor"),
+    ("channel_shuffle", (2, 6), 3, lucid.errors.ShapeMismatch, "> 2 dims"),
+    ("channel_shuffle", (2, 6, 3), 4, lucid.errors.ShapeMismatch, "divisible by groups"),
+    ("channel_shuffle", (2, 6, 3), 0, RuntimeError, "must be positive"),
+])
+def test_shuffle_errors(fn, shape, factor, exc, match):
+    with pytest.raises(exc, match=match):
+        getattr(F, fn)(lucid.tensor(arr(*shape)), factor)
+
+
+# ---- grid_sample / affine_grid
+
+GRID = [((2, 3, 4, 5), (2, 3, 4, 2), m) for m in ("bilinear", "nearest", "bicubic")] + \
+       [((2, 2, 3, 4, 5), (2, 2, 3, 4, 3), m) for m in ("bilinear", "nearest")]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("xs,gs,mode", GRID)
+def test_grid_sample_matches_torch(torch, xs, gs, mode, padding_mode, align_corners, dtype):
+    x, g = arr(*xs).astype(dtype), RNG.uniform(-1.4, 1.4, gs).astype(dtype)
+    lx, lg = lucid.tensor(x, requires_grad=True), lucid.tensor(g, requires_grad=True)
+    tx, tg = torch.tensor(x, requires_grad=True), torch.tensor(g, requires_grad=True)
+    kw = dict(mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+    y, ty = F.grid_sample(lx, lg, **kw), torch.nn.functional.grid_sample(tx, tg, **kw)
+    close(y, ty, TOL[dtype])
+    go = arr(*ty.shape).astype(dtype)
+    y.backward(lucid.tensor(go))
+    ty.backward(torch.tensor(go))
+    close(lx.grad, tx.grad, TOL[dtype])
+    close(lg.grad, tg.grad, 1e-4 if dtype == "float32" else 1e-9)
+
+
+def test_grid_sample_edge_points(torch):
+    # grid points on pixel centres, on the border and far outside (reflection over several periods)
+    x = arr(1, 2, 3, 4)
+    pts = np.array([-1.0, 1.0, 0.0, -3.7, 5.2, 1.0 / 3.0, -0.5, 0.25]).reshape(1, 2, 2, 2)
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for pad in ("zeros", "border", "reflection"):
+            for ac in (False, True):
+                kw = dict(mode=mode, padding_mode=pad, align_corners=ac)
+                close(F.grid_sample(lucid.tensor(x), lucid.tensor(pts), **kw),
+                      torch.nn.functional.grid_sample(torch.tensor(x), torch.tensor(pts), **kw))
+
+
+@pytest.mark.parametrize("xs,gs,mode", GRID)
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_gradcheck(xs, gs, mode, padding_mode):
+    x = lucid.tensor(arr(*[min(v, 3) for v in xs]), requires_grad=True)
+    gshape = (x.shape[0],) + tuple(min(v, 2) for v in gs[1:-1]) + (gs[-1],)
+    # keep points away from pixel boundaries, where the sampling weights have kinks
+    g = lucid.tensor(RNG.uniform(-0.9, 0.9, gshape) * 0.97 + 0.013, requires_grad=True)
+    f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode, align_corners=False)
+    assert gradcheck(f, (x, g), atol=1e-6)
+
+
+@pytest.mark.parametrize("xs,gs,mode", [((1, 2, 3, 4), (1, 2, 2, 2), m) for m in ("bilinear", "nearest", "bicubic")]
+                         + [((1, 2, 2, 3, 3), (1, 2, 2, 1, 3), m) for m in ("bilinear", "nearest")])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_double_backward(torch, xs, gs, mode, padding_mode):
+    x = arr(*xs)
+    g = RNG.uniform(-0.9, 0.9, gs) * 0.97 + 0.013
+    lx, lg = lucid.tensor(x, requires_grad=True), lucid.tensor(g, requires_grad=True)
+    f = lambda a, b: F.grid_sample(a, b, mode=mode, padding_mode=padding_mode, align_corners=False)
+    assert gradgradcheck(f, (lx, lg), atol=1e-5)
+    # second derivatives against PyTorch's (which has them for both input and grid)
+    tx, tg = torch.tensor(x, requires_grad=True), torch.tensor(g, requires_grad=True)
+    ty = torch.nn.functional.grid_sample(tx, tg, mode=mode, padding_mode=padding_mode, align_corners=False)
+    go, u, v = arr(*ty.shape), arr(*x.shape), arr(*g.shape)
+    ta, tb = torch.autograd.grad(ty, (tx, tg), torch.tensor(go), create_graph=True)
+    t2 = torch.autograd.grad((ta * torch.tensor(u)).sum() + (tb * torch.tensor(v)).sum(), (tx, tg), allow_unused=True)
+    la, lb = lucid.autograd.grad(f(lx, lg), (lx, lg), lucid.tensor(go), create_graph=True)
+    l2 = lucid.autograd.grad((la * lucid.tensor(u)).sum() + (lb * lucid.tensor(v)).sum(), (lx, lg), allow_unused=True)
+    for a, b in zip(l2, t2):
+        close(a if a is not None else np.zeros(b.shape), b if b is not None else np.zeros(a.shape), 1e-9)
+
+
+def test_grid_sample_third_order_raises():
+    x = lucid.tensor(arr(1, 1, 3, 3), requires_grad=True)
+    g = lucid.tensor(RNG.uniform(-0.8, 0.8, (1, 2, 2, 2)), requires_grad=True)
+    (a,) = lucid.autograd.grad((F.grid_sample(x, g, align_corners=True) ** 2).sum(), (g,), create_graph=True)
+    (b,) = lucid.autograd.grad((a ** 2).sum(), (g,), create_graph=True)
+    with pytest.raises(NotImplementedError, match="above the second"):
+        b.sum().backward()
+
+
+def test_grid_sample_empty_and_half(torch):
+    assert F.grid_sample(lucid.zeros(0, 3, 4, 5), lucid.zeros(0, 3, 4, 2), align_corners=False).shape == (0, 3, 3, 4)
+    assert F.grid_sample(lucid.zeros(2, 0, 4, 5), lucid.zeros(2, 3, 4, 2), align_corners=False).shape == (2, 0, 3, 4)
+    x, g = arr(1, 2, 4, 5).astype(np.float32), RNG.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32)
+    y = F.grid_sample(lucid.tensor(x).half(), lucid.tensor(g).half(), align_corners=True)
+    ty = torch.nn.functional.grid_sample(torch.tensor(x).half(), torch.tensor(g).half(), align_corners=True)
+    assert y.dtype == lucid.float16
+    close(y.float(), ty.float(), 1e-2)
+
+
+def test_grid_sample_errors():
+    x, g = lucid.randn(2, 3, 4, 5), lucid.rand(2, 3, 4, 2)
+    with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+        F.grid_sample(x, g)
+    with pytest.raises(ValueError, match="expected mode"):
+        F.grid_sample(x, g, mode="foo", align_corners=False)
+    with pytest.raises(ValueError, match="expected padding_mode"):
+        F.grid_sample(x, g, padding_mode="foo", align_corners=False)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="same batch size"):
+        F.grid_sample(x, lucid.rand(3, 3, 4, 2), align_corners=False)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="size 2 in last dimension"):
+        F.grid_sample(x, lucid.rand(2, 3, 4, 3), align_corners=False)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="same number of dimensions"):
+        F.grid_sample(x, lucid.rand(2, 3, 2), align_corners=False)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="non-empty spatial"):
+        F.grid_sample(lucid.randn(2, 3, 0, 5), g, align_corners=False)
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F.grid_sample(lucid.randn(1, 1, 2, 2, 2), lucid.rand(1, 2, 2, 2, 3), mode="bicubic", align_corners=False)
+    with pytest.raises(lucid.errors.DtypeMismatch, match="same dtype"):
+        F.grid_sample(x, g.double(), align_corners=False)
+    with pytest.raises(NotImplementedError, match="int32"):
+        F.grid_sample(x.int(), g.int(), align_corners=False)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("size", [(2, 3, 4, 5), (2, 1, 1, 3), (2, 3, 3, 4, 5)])
+def test_affine_grid_matches_torch(torch, size, align_corners, dtype):
+    th = arr(size[0], len(size) - 2, len(size) - 1).astype(dtype)
+    lt, tt = lucid.tensor(th, requires_grad=True), torch.tensor(th, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y = F.affine_grid(lt, size, align_corners=align_corners)
+        ty = torch.nn.functional.affine_grid(tt, size, align_corners=align_corners)
+    close(y, ty, TOL[dtype])
+    go = arr(*ty.shape).astype(dtype)
+    y.backward(lucid.tensor(go))
+    ty.backward(torch.tensor(go))
+    close(lt.grad, tt.grad, 1e-4 if dtype == "float32" else 1e-10)
+
+
+def test_affine_grid_gradcheck_and_errors():
+    th = lucid.tensor(arr(2, 2, 3), requires_grad=True)
+    assert gradcheck(lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False), (th,))
+    assert gradgradcheck(lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False) ** 2, (th,))
+    with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+        F.affine_grid(th, (2, 1, 3, 4))
+    with pytest.warns(UserWarning, match="unit-size grids"):
+        F.affine_grid(th, (2, 1, 1, 4), align_corners=True)
+    with pytest.raises(ValueError, match="Nx2x3"):
+        F.affine_grid(lucid.randn(2, 3, 4), (2, 1, 3, 4), align_corners=False)
+    with pytest.raises(ValueError, match="Nx3x4"):
+        F.affine_grid(th, (2, 1, 3, 4, 5), align_corners=False)
+    with pytest.raises(NotImplementedError, match="only supports 4D and 5D"):
+        F.affine_grid(th, (2, 1, 3), align_corners=False)
+    with pytest.raises(ValueError, match="floating point"):
+        F.affine_grid(lucid.zeros(2, 2, 3, dtype=lucid.int64), (2, 1, 3, 4), align_corners=False)
+    with pytest.raises(ValueError, match="non-zero, positive"):
+        F.affine_grid(th, (2, 1, 0, 4), align_corners=False)
+
+
+def test_affine_grid_sample_pipeline_matches_torch(torch):
+    th, x = arr(2, 2, 3) * 0.5, arr(2, 3, 5, 6)
+    lt, lx = lucid.tensor(th, requires_grad=True), lucid.tensor(x, requires_grad=True)
+    tt, tx = torch.tensor(th, requires_grad=True), torch.tensor(x, requires_grad=True)
+    y = F.grid_sample(lx, F.affine_grid(lt, (2, 3, 4, 4), align_corners=False), align_corners=False)
+    ty = torch.nn.functional.grid_sample(tx, torch.nn.functional.affine_grid(tt, (2, 3, 4, 4), align_corners=False),
+                                         align_corners=False)
+    close(y, ty)
+    y.sum().backward()
+    ty.sum().backward()
+    close(lx.grad, tx.grad)
+    close(lt.grad, tt.grad, 1e-9)
+
+
+# ---- rotate (lucid's own)
+
+def test_rotate_quarter_turns_are_rot90(torch):
+    for shape in [(2, 3, 5, 5), (1, 2, 4, 4)]:
+        x = arr(*shape)
+        for k in (1, 2, 3, -1):
+            close(F.rotate(lucid.tensor(x), 90 * k), torch.rot90(torch.tensor(x), k, (2, 3)), 1e-9)
+        close(F.rotate(lucid.tensor(x), 0.0), x, 1e-12)
+    x = arr(3, 4, 6)  # unbatched, non-square half turn
+    close(F.rotate(lucid.tensor(x), 180), x[:, ::-1, ::-1], 1e-9)
+
+
+def test_rotate_matches_affine_grid_sample(torch):
+    x, ang, cx, cy = arr(2, 2, 5, 7), 33.0, 2.0, 1.5
+    h, w = 5, 7
+    a = np.deg2rad(ang)
+    # pixel map src = c + R(-angle) (p - c) in normalized (align_corners=False) coordinates
+    m = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    s = np.diag([w / 2.0, h / 2.0])
+    c = np.array([cx, cy])
+    off = np.array([(w - 1) / 2.0, (h - 1) / 2.0])  # pixel p = s u + off
+    lin = np.linalg.inv(s) @ m @ s
+    t = np.linalg.inv(s) @ (m @ (off - c) + c - off)
+    th = np.concatenate([lin, t[:, None]], 1)[None].repeat(2, 0)
+    tg = torch.nn.functional.affine_grid(torch.tensor(th), (2, 2, h, w), align_corners=False)
+    ty = torch.nn.functional.grid_sample(torch.tensor(x), tg, align_corners=False)
+    close(F.rotate(lucid.tensor(x), ang, center=(cx, cy)), ty, 1e-9)
+
+
+def test_rotate_gradients():
+    x = lucid.tensor(arr(1, 2, 4, 5), requires_grad=True)
+    ang = lucid.tensor(np.array([27.0]), requires_grad=True)
+    assert gradcheck(lambda a, t: F.rotate(a, t), (x, ang))
+    y = F.rotate(x, 90.0)
+    y.backward(lucid.ones(*y.shape))
+    assert x.grad.shape == x.shape
+    with pytest.raises(lucid.errors.ShapeMismatch, match="rotate"):
+        F.rotate(lucid.randn(2, 3), 10)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="angles"):
+        F.rotate(lucid.randn(2, 1, 3, 3), lucid.tensor([1.0, 2.0, 3.0]))
+    with pytest.raises(lucid.errors.DtypeMismatch, match="floating"):
+        F.rotate(lucid.zeros(1, 1, 3, 3, dtype=lucid.int64), 10)

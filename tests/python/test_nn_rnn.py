@@ -558,3 +558,37 @@ def test_packing_errors():
     m = nn.GRU(2, 3)
     with pytest.raises(RuntimeError, match=r"Expected hidden size \(1, 3, 3\), got \[1, 2, 3\]"):
         m(p, lucid.zeros(1, 2, 3))
+
+
+def test_graphs_without_backward_are_freed():
+    # a forward with grad-requiring weights but no backward must not leave its graph alive
+    from lucid.nn.utils import rnn as lr
+    for m in (nn.LSTM(3, 4, num_layers=2, bidirectional=True), nn.GRU(3, 4), nn.RNN(3, 4, nonlinearity="relu"),
+              nn.LSTMCell(3, 4)):
+        x = lucid.randn(5, 2, 3) if not isinstance(m, nn.LSTMCell) else lucid.randn(2, 3)
+        m(x)
+        n0 = _C.live_tensor_count()
+        for _ in range(5):
+            m(x)
+        assert _C.live_tensor_count() == n0
+    m = nn.GRU(3, 4)
+    p = lr.pack_sequence([lucid.randn(3, 3), lucid.randn(2, 3)])
+    m(p)
+    n0 = _C.live_tensor_count()
+    m(p)
+    assert _C.live_tensor_count() == n0
+
+
+def test_time_steps_split_one_node():
+    x = leaf(arr(7, 3))
+    parts = _C.rnn_time_steps(x, [3, 2, 2])
+    assert [tuple(p.shape) for p in parts] == [(3, 3), (2, 3), (2, 3)]
+    g = arr(2, 3)
+    (parts[1] * lucid.tensor(g)).sum().backward()
+    want = np.zeros((7, 3))
+    want[3:5] = g
+    close(x.grad, want, 0)
+    assert gradcheck(lambda t: tuple(_C.rnn_time_steps(t, [1, 4, 2])), (leaf(arr(7, 2)),))
+    assert gradgradcheck(lambda t: tuple(_C.rnn_time_steps(t, [1, 4, 2])), (leaf(arr(7, 2)),))
+    with pytest.raises(lucid.errors.ShapeMismatch, match="rnn_time_steps"):
+        _C.rnn_time_steps(x, [3, 3])

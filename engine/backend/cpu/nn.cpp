@@ -6,85 +6,12 @@
 
 #include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/nn.h"
 
 namespace lucid::cpu {
 
 namespace {
-
-// ---- im2col / col2im
-
-void im2col(const TensorImpl& cols, const TensorImpl& x, const Window2d& w) {
-  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
-  const int64_t K = w.kh * w.kw, L = w.oh * w.ow;
-  const auto& xs = x.strides();
-  const auto& cs = cols.strides();
-  dispatch_float(x.dtype(), "im2col", [&]<typename T>() {
-    const T* X = x.data<T>();
-    T* O = cols.data<T>();
-    parallel_for(0, N * C * K, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L)), [&](int64_t lo, int64_t hi) {
-      for (int64_t r = lo; r < hi; ++r) {
-        const int64_t n = r / (C * K), ck = r % (C * K), c = ck / K, i = (ck % K) / w.kw, j = ck % w.kw;
-        const T* plane = X + n * xs[0] + c * xs[1];
-        T* row = O + n * cs[0] + ck * cs[1];
-        const int64_t ls = cs[2];
-        for (int64_t oh = 0; oh < w.oh; ++oh) {
-          const int64_t ih = oh * w.sh - w.ph + i * w.dh;
-          T* orow = row + oh * w.ow * ls;
-          if (ih < 0 || ih >= H) {
-            for (int64_t ow = 0; ow < w.ow; ++ow) orow[ow * ls] = T(0);
-            continue;
-          }
-          const T* xrow = plane + ih * xs[2];
-          const int64_t off = j * w.dw - w.pw;
-          if (ls == 1 && w.sw == 1 && xs[3] == 1) {
-            // contiguous run: zeros at the edges, a copy in the middle
-            const int64_t lo_ow = std::max<int64_t>(0, -off), hi_ow = std::min<int64_t>(w.ow, W - off);
-            for (int64_t ow = 0; ow < std::min(lo_ow, w.ow); ++ow) orow[ow] = T(0);
-            if (hi_ow > lo_ow) std::memcpy(orow + lo_ow, xrow + lo_ow + off, size_t(hi_ow - lo_ow) * sizeof(T));
-            for (int64_t ow = std::max(hi_ow, lo_ow); ow < w.ow; ++ow) orow[ow] = T(0);
-          } else {
-            for (int64_t ow = 0; ow < w.ow; ++ow) {
-              const int64_t iw = ow * w.sw + off;
-              orow[ow * ls] = (iw >= 0 && iw < W) ? xrow[iw * xs[3]] : T(0);
-            }
-          }
-        }
-      }
-    });
-  });
-}
-
-void col2im(const TensorImpl& x, const TensorImpl& cols, const Window2d& w) {
-  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
-  const int64_t K = w.kh * w.kw, L = w.oh * w.ow;
-  const auto& cs = cols.strides();
-  dispatch_float(x.dtype(), "col2im", [&]<typename T>() {
-    T* X = x.data<T>();
-    const T* Cp = cols.data<T>();
-    // each (n, c) plane is written by its own rows only: no races
-    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
-      for (int64_t p = lo; p < hi; ++p) {
-        const int64_t n = p / C, c = p % C;
-        T* plane = X + p * H * W;
-        for (int64_t k = 0; k < K; ++k) {
-          const int64_t i = k / w.kw, j = k % w.kw;
-          const T* row = Cp + n * cs[0] + (c * K + k) * cs[1];
-          for (int64_t oh = 0; oh < w.oh; ++oh) {
-            const int64_t ih = oh * w.sh - w.ph + i * w.dh;
-            if (ih < 0 || ih >= H) continue;
-            T* xrow = plane + ih * W;
-            const T* crow = row + oh * w.ow * cs[2];
-            for (int64_t ow = 0; ow < w.ow; ++ow) {
-              const int64_t iw = ow * w.sw - w.pw + j * w.dw;
-              if (iw >= 0 && iw < W) xrow[iw] += crow[ow * cs[2]];
-            }
-          }
-        }
-      }
-    });
-  });
-}
 
 // ---- max pooling
 
@@ -149,6 +76,12 @@ void max_pool2d_backward(const TensorImpl& gx, const TensorImpl& g, const Tensor
 
 template <typename T>
 void softmax_rows(T* out, const T* x, int64_t rows, int64_t D, bool log) {
+  if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA rows (vec_rows.h)
+    const auto k = row_kernels().softmax_f32;
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)),
+                 [&](int64_t lo, int64_t hi) { k(out + lo * D, x + lo * D, hi - lo, D, log); });
+    return;
+  }
   parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const T* xr = x + r * D;
@@ -290,6 +223,13 @@ void layer_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
     T* RS = rstd.data<T>();
     const T* W = w ? w->data<T>() : nullptr;
     const T* B = b ? b->data<T>() : nullptr;
+    if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA rows (vec_rows.h)
+      const auto k = row_kernels().layer_norm_f32;
+      parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+        k(Y + lo * D, MU + lo, RS + lo, X + lo * D, W, B, hi - lo, D, eps);
+      });
+      return;
+    }
     parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r) {
         const T* xr = X + r * D;
@@ -365,8 +305,6 @@ void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
 LUCID_REGISTER_KERNEL(layer_norm_kernel, CPU, &layer_norm)
 LUCID_REGISTER_KERNEL(batch_norm_kernel, CPU, &batch_norm)
 
-LUCID_REGISTER_KERNEL(im2col_kernel, CPU, &im2col)
-LUCID_REGISTER_KERNEL(col2im_kernel, CPU, &col2im)
 LUCID_REGISTER_KERNEL(max_pool2d_kernel, CPU, &max_pool2d)
 LUCID_REGISTER_KERNEL(max_pool2d_backward_kernel, CPU, &max_pool2d_backward)
 LUCID_REGISTER_KERNEL(softmax_kernel, CPU, &softmax)

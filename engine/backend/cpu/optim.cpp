@@ -1,34 +1,24 @@
-// CPU kernels of the fused optimizer updates (backend/kernels/optim.h): one pass per parameter,
+// CPU kernels of the fused SGD and Adam(W) updates (backend/kernels/optim.h): one pass per parameter,
 // split over threads for large parameters. The arithmetic follows PyTorch's single-tensor paths.
+#include <algorithm>
 #include <cmath>
 
-#include "backend/cpu/loops.h"
-#include "backend/cpu/parallel.h"
-#include "backend/kernels/optim.h"
+#include "backend/cpu/optim_util.h"
 
 namespace lucid::cpu {
 
 namespace {
 
-template <typename F>
-void dispatch_param(Dtype d, const char* op, F&& f) {
-  switch (d) {
-    case Dtype::F32: return f.template operator()<float>();
-    case Dtype::F64: return f.template operator()<double>();
-    case Dtype::F16: return f.template operator()<Half>();
-    case Dtype::BF16: return f.template operator()<BFloat16>();
-    default: LUCID_FAIL(NotImplemented, "[" << op << "] expected a floating-point parameter, got " << dtype_name(d));
-  }
-}
+using namespace optim;
 
-void sgd(const TensorImpl& param, const TensorImpl& grad, const TensorImpl* buf, const SgdArgs& a) {
-  dispatch_param(param.dtype(), "sgd", [&]<typename T>() {
+void sgd(const OptimOperands& o, const SgdArgs& a) {
+  dispatch_param(o.param().dtype(), "sgd", [&]<typename T>() {
     using M = typename OpMath<T>::type;
-    T* p = param.data<T>();
-    const T* g = grad.data<T>();
-    T* b = buf ? buf->data<T>() : nullptr;
+    T* p = operand<T>(o, 0);
+    const T* g = operand<T>(o, 1);
+    T* b = operand<T>(o, 2);
     const M lr = M(a.lr), mom = M(a.momentum), damp = M(1 - a.dampening), wd = M(a.weight_decay);
-    parallel_for(0, param.numel(), kGrainSize, [&](int64_t lo, int64_t hi) {
+    parallel_for(0, o.param().numel(), kGrainSize, [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) {
         M d = M(g[i]);
         if (a.maximize) d = -d;
@@ -46,20 +36,19 @@ void sgd(const TensorImpl& param, const TensorImpl& grad, const TensorImpl* buf,
   });
 }
 
-void adam(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp_avg, const TensorImpl& exp_avg_sq,
-          const TensorImpl* max_sq, const AdamArgs& a) {
-  dispatch_param(param.dtype(), "adam", [&]<typename T>() {
+void adam(const OptimOperands& o, const AdamArgs& a) {
+  dispatch_param(o.param().dtype(), "adam", [&]<typename T>() {
     using M = typename OpMath<T>::type;
-    T* p = param.data<T>();
-    const T* g = grad.data<T>();
-    T* m = exp_avg.data<T>();
-    T* v = exp_avg_sq.data<T>();
-    T* vm = max_sq ? max_sq->data<T>() : nullptr;
+    T* p = operand<T>(o, 0);
+    const T* g = operand<T>(o, 1);
+    T* m = operand<T>(o, 2);
+    T* v = operand<T>(o, 3);
+    T* vm = operand<T>(o, 4);
     const double bc1 = 1 - std::pow(a.beta1, double(a.step)), bc2 = 1 - std::pow(a.beta2, double(a.step));
     const M step_size = M(a.lr / bc1), bc2_sqrt = M(std::sqrt(bc2)), eps = M(a.eps);
     const M b1 = M(1 - a.beta1), b2 = M(a.beta2), ob2 = M(1 - a.beta2), wd = M(a.weight_decay);
     const M decay = M(1 - a.lr * a.weight_decay);
-    parallel_for(0, param.numel(), kGrainSize, [&](int64_t lo, int64_t hi) {
+    parallel_for(0, o.param().numel(), kGrainSize, [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) {
         M gi = M(g[i]);
         if (a.maximize) gi = -gi;
@@ -68,8 +57,7 @@ void adam(const TensorImpl& param, const TensorImpl& grad, const TensorImpl& exp
           if (a.decoupled_weight_decay) pv = M(T(pv * decay));
           else gi += wd * pv;
         }
-        M mi = M(m[i]);
-        mi = mi + b1 * (gi - mi);  // lerp(m, g, 1 - beta1)
+        const M mi = lerp(M(m[i]), gi, b1);
         const M vi = b2 * M(v[i]) + ob2 * gi * gi;
         m[i] = T(mi);
         v[i] = T(vi);

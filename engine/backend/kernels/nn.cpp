@@ -2,8 +2,6 @@
 #include "backend/kernels/nn.h"
 
 namespace lucid {
-LUCID_DEFINE_KERNEL(im2col_kernel)
-LUCID_DEFINE_KERNEL(col2im_kernel)
 LUCID_DEFINE_KERNEL(max_pool2d_kernel)
 LUCID_DEFINE_KERNEL(max_pool2d_backward_kernel)
 LUCID_DEFINE_KERNEL(softmax_kernel)

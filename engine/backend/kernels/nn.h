@@ -1,5 +1,5 @@
 #pragma once
-// Kernels of the neural-network ops (ops/nn_*.cpp): im2col/col2im (convolution as GEMM, F.unfold/fold),
+// Kernels of the neural-network ops (ops/nn_*.cpp; convolution's are in kernels/conv.h):
 // max pooling with indices and its backward, softmax/log_softmax over rows, the NLL loss.
 #include "backend/kernels/stub.h"
 #include "tensor/tensor_impl.h"
@@ -12,11 +12,6 @@ struct Window2d {
   int64_t oh, ow;  // output extent
 };
 
-// cols[n, (c*kh + i)*kw + j, oh*OW + ow] = x[n, c, oh*sh - ph + i*dh, ow*sw - pw + j*dw] (0 outside).
-// x: (N, C, H, W) any strides; cols: (N, C*kh*kw, OH*OW) any strides. float32/float64.
-LUCID_DECLARE_KERNEL(im2col_kernel, void (*)(const TensorImpl& cols, const TensorImpl& x, const Window2d& w))
-// The adjoint: x (N, C, H, W), contiguous and zeroed by the caller, accumulates cols.
-LUCID_DECLARE_KERNEL(col2im_kernel, void (*)(const TensorImpl& x, const TensorImpl& cols, const Window2d& w))
 // out/indices (N, C, OH, OW) contiguous, x (N, C, H, W) any strides; indices are flat h*W + w within
 // the plane (PyTorch's); padding never wins; NaN propagates.
 LUCID_DECLARE_KERNEL(max_pool2d_kernel, void (*)(const TensorImpl& out, const TensorImpl& indices,

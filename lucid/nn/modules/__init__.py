@@ -9,13 +9,14 @@ __all__ = ["Module", "Container", "Sequential", "ModuleList", "ModuleDict", "Par
            "Identity", "Linear", "LazyLinear", "LazyModuleMixin", "Flatten", "Unflatten"]
 
 # layers over lucid.nn.functional's engine ops
-from lucid.nn.modules.conv import Conv1d, Conv2d  # noqa: E402,F401
+from lucid.nn.modules import conv as _conv  # noqa: E402
+from lucid.nn.modules.conv import *  # noqa: E402,F401,F403
 from lucid.nn.modules.pooling import MaxPool1d, MaxPool2d  # noqa: E402,F401
 from lucid.nn.modules.activation import ReLU, Softmax, LogSoftmax, Softmin  # noqa: E402,F401
 from lucid.nn.modules.loss import NLLLoss, CrossEntropyLoss  # noqa: E402,F401
 from lucid.nn.modules.dropout import Dropout  # noqa: E402,F401
 
-__all__ += ["Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "ReLU", "Softmax", "LogSoftmax", "Softmin", "NLLLoss",
+__all__ += _conv.__all__ + ["MaxPool1d", "MaxPool2d", "ReLU", "Softmax", "LogSoftmax", "Softmin", "NLLLoss",
             "CrossEntropyLoss", "Dropout"]
 from lucid.nn.modules.normalization import (LayerNorm, RMSNorm, GroupNorm, BatchNorm1d, BatchNorm2d,  # noqa: E402,F401
                                             BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d)

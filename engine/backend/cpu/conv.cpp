@@ -1,0 +1,291 @@
+// CPU kernels of the convolution ops (backend/kernels/conv.h), float32 and float64.
+// A convolution runs per sample: vol2col of the sample into a per-thread scratch (C*K, L), then one
+// GEMM per group writing straight into the sample's (OC, L) output rows, so there is no permute
+// copy and the scratch stays cache-sized. With at least as many samples as threads, threads take
+// whole samples (OpenBLAS runs single-threaded inside the parallel region); otherwise samples run
+// one after another with OpenBLAS's own threads.
+#include <cblas.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "backend/cpu/dispatch.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/conv.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+template <typename T>
+void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb,
+          T beta, T* C, int64_t ldc) {
+  const CBLAS_TRANSPOSE a = ta ? CblasTrans : CblasNoTrans, b = tb ? CblasTrans : CblasNoTrans;
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, a, b, int(M), int(N), int(K), 1.0f, A, int(lda), B, int(ldb), beta, C, int(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, a, b, int(M), int(N), int(K), 1.0, A, int(lda), B, int(ldb), beta, C, int(ldc));
+}
+
+// The output positions ow in [lo, hi) whose input column ow*s + off falls inside [0, W).
+inline void valid_range(int64_t off, int64_t s, int64_t W, int64_t OW, int64_t& lo, int64_t& hi) {
+  lo = off >= 0 ? 0 : (-off + s - 1) / s;
+  hi = W - 1 - off >= 0 ? (W - 1 - off) / s + 1 : 0;
+  lo = std::min(lo, OW);
+  hi = std::max(lo, std::min(hi, OW));
+}
+
+inline bool is_identity(const ConvGeom& g) {
+  for (int i = 0; i < 3; ++i)
+    if (g.k[i] != 1 || g.s[i] != 1 || g.p[i] != 0) return false;
+  return true;
+}
+
+// One row (channel plane, kernel offset kk) of cols: row[l * ls] for l over the output volume.
+// plane points at x[n, c]; xs are its (d, h, w) strides.
+template <typename T>
+void vol2col_row(T* row, int64_t ls, const T* plane, const int64_t* xs, const ConvGeom& g, int64_t kk) {
+  const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
+  const int64_t OH = g.out[1], OW = g.out[2];
+  const int64_t offw = kj * g.d[2] - g.p[2];
+  int64_t lo, hi;
+  valid_range(offw, g.s[2], g.in[2], OW, lo, hi);
+  const bool fast = ls == 1 && g.s[2] == 1 && xs[2] == 1;
+  for (int64_t od = 0; od < g.out[0]; ++od) {
+    const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      T* orow = row + (od * OH + oh) * OW * ls;
+      const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
+      if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
+        for (int64_t ow = 0; ow < OW; ++ow) orow[ow * ls] = T(0);
+        continue;
+      }
+      const T* xrow = plane + id * xs[0] + ih * xs[1];
+      for (int64_t ow = 0; ow < lo; ++ow) orow[ow * ls] = T(0);
+      if (fast) {
+        if (hi > lo) std::memcpy(orow + lo, xrow + lo + offw, size_t(hi - lo) * sizeof(T));
+      } else {
+        for (int64_t ow = lo; ow < hi; ++ow) orow[ow * ls] = xrow[(ow * g.s[2] + offw) * xs[2]];
+      }
+      for (int64_t ow = hi; ow < OW; ++ow) orow[ow * ls] = T(0);
+    }
+  }
+}
+
+// The adjoint of vol2col_row into a contiguous plane.
+template <typename T>
+void col2vol_row(T* plane, const T* row, int64_t ls, const ConvGeom& g, int64_t kk) {
+  const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
+  const int64_t OH = g.out[1], OW = g.out[2], H = g.in[1], W = g.in[2];
+  const int64_t offw = kj * g.d[2] - g.p[2];
+  int64_t lo, hi;
+  valid_range(offw, g.s[2], W, OW, lo, hi);
+  for (int64_t od = 0; od < g.out[0]; ++od) {
+    const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
+    if (id < 0 || id >= g.in[0]) continue;
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
+      if (ih < 0 || ih >= H) continue;
+      const T* crow = row + (od * OH + oh) * OW * ls;
+      T* xrow = plane + (id * H + ih) * W;
+      if (ls == 1 && g.s[2] == 1) {
+        T* __restrict__ xo = xrow + offw;
+        const T* __restrict__ co = crow;
+        for (int64_t ow = lo; ow < hi; ++ow) xo[ow] += co[ow];
+      } else {
+        for (int64_t ow = lo; ow < hi; ++ow) xrow[ow * g.s[2] + offw] += crow[ow * ls];
+      }
+    }
+  }
+}
+
+// A contiguous sample (C, *in) into contiguous cols (C*K, L), and back (x_n zeroed by the caller).
+template <typename T>
+void vol2col_sample(T* cols, const T* x, int64_t C, const ConvGeom& g) {
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t xs[3] = {g.in[1] * g.in[2], g.in[2], 1};
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t kk = 0; kk < K; ++kk) vol2col_row(cols + (c * K + kk) * L, 1, x + c * IN, xs, g, kk);
+}
+
+template <typename T>
+void col2vol_sample(T* x, const T* cols, int64_t C, const ConvGeom& g) {
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t kk = 0; kk < K; ++kk) col2vol_row(x + c * IN, cols + (c * K + kk) * L, 1, g, kk);
+}
+
+template <typename T>
+std::unique_ptr<T[]> scratch(int64_t n) {
+  return std::unique_ptr<T[]>(n > 0 ? new T[size_t(n)] : nullptr);
+}
+
+// Runs f(n, scratch) for every sample: whole samples per thread when there are enough of them.
+template <typename T, typename F>
+void for_samples(int64_t N, int64_t scratch_size, F&& f) {
+  const int nt = get_num_threads();
+  if (nt > 1 && N >= nt && !in_parallel_region()) {
+    parallel_for(0, N, 1, [&](int64_t lo, int64_t hi) {
+      auto s = scratch<T>(scratch_size);
+      for (int64_t n = lo; n < hi; ++n) f(n, s.get());
+    });
+  } else {
+    auto s = scratch<T>(scratch_size);
+    for (int64_t n = 0; n < N; ++n) f(n, s.get());
+  }
+}
+
+template <typename T>
+void add_bias(T* y, const T* b, int64_t OC, int64_t L) {
+  for (int64_t o = 0; o < OC; ++o) {
+    T* __restrict__ r = y + o * L;
+    const T v = b[o];
+    for (int64_t l = 0; l < L; ++l) r[l] += v;
+  }
+}
+
+// ---- F.unfold / F.fold on strided tensors
+
+void vol2col(const TensorImpl& cols, const TensorImpl& x, const ConvGeom& g) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], K = g.k_numel(), L = g.out_numel();
+  const int nd = int(x.dim()) - 2;
+  int64_t xs[3] = {0, 0, 0};
+  for (int i = 0; i < nd; ++i) xs[3 - nd + i] = x.strides()[size_t(2 + i)];
+  const auto& cs = cols.strides();
+  dispatch_float(x.dtype(), "vol2col", [&]<typename T>() {
+    const T* X = x.data<T>();
+    T* O = cols.data<T>();
+    parallel_for(0, N * C * K, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t n = r / (C * K), ck = r % (C * K);
+        vol2col_row(O + n * cs[0] + ck * cs[1], cs[2], X + n * x.strides()[0] + (ck / K) * x.strides()[1], xs, g,
+                    ck % K);
+      }
+    });
+  });
+}
+
+void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const auto& cs = cols.strides();
+  dispatch_float(x.dtype(), "col2vol", [&]<typename T>() {
+    T* X = x.data<T>();
+    const T* Cp = cols.data<T>();
+    // each (n, c) plane is written by its own rows only: no races
+    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
+      for (int64_t p = lo; p < hi; ++p) {
+        const int64_t n = p / C, c = p % C;
+        for (int64_t kk = 0; kk < K; ++kk) col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk);
+      }
+    });
+  });
+}
+
+// ---- the convolution GEMMs
+
+void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const TensorImpl* bias, const ConvGeom& g,
+          int64_t groups) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], OC = y.shape()[1];
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
+  const bool id = is_identity(g);
+  dispatch_float(x.dtype(), "conv", [&]<typename T>() {
+    const T* X = x.data<T>();
+    const T* Wp = w.data<T>();
+    const T* B = bias ? bias->data<T>() : nullptr;
+    T* Y = y.data<T>();
+    for_samples<T>(N, id ? 0 : C * K * L, [&](int64_t n, T* s) {
+      const T* xn = X + n * C * IN;
+      T* yn = Y + n * OC * L;
+      const T* cols = xn;
+      if (!id) {
+        vol2col_sample(s, xn, C, g);
+        cols = s;
+      }
+      for (int64_t gi = 0; gi < groups; ++gi)
+        gemm<T>(false, false, OCg, L, CKg, Wp + gi * OCg * CKg, CKg, cols + gi * CKg * L, L, T(0), yn + gi * OCg * L, L);
+      if (B) add_bias(yn, B, OC, L);
+    });
+  });
+}
+
+void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const TensorImpl* bias,
+                    const ConvGeom& g, int64_t groups) {
+  const int64_t N = x.shape()[0], C = x.shape()[1], OC = y.shape()[1];
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t Cg = C / groups, OCg = OC / groups, OCKg = OCg * K;
+  const bool id = is_identity(g);
+  dispatch_float(x.dtype(), "conv_transpose", [&]<typename T>() {
+    const T* X = x.data<T>();
+    const T* Wp = w.data<T>();
+    const T* B = bias ? bias->data<T>() : nullptr;
+    T* Y = y.data<T>();
+    for_samples<T>(N, id ? 0 : OC * K * L, [&](int64_t n, T* s) {
+      const T* xn = X + n * C * L;
+      T* yn = Y + n * OC * IN;
+      T* cols = id ? yn : s;
+      for (int64_t gi = 0; gi < groups; ++gi)
+        gemm<T>(true, false, OCKg, L, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L, L, T(0), cols + gi * OCKg * L, L);
+      if (!id) {
+        std::memset(yn, 0, size_t(OC * IN) * sizeof(T));
+        col2vol_sample(yn, cols, OC, g);
+      }
+      if (B) add_bias(yn, B, OC, IN);
+    });
+  });
+}
+
+void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b, const ConvGeom& g, int64_t groups) {
+  const int64_t N = a.shape()[0], A = a.shape()[1], Bc = b.shape()[1];
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t Ag = A / groups, Bg = Bc / groups, AKg = Ag * K, WN = Bc * AKg;
+  const bool id = is_identity(g);
+  dispatch_float(a.dtype(), "conv_weight", [&]<typename T>() {
+    const T* Ap = a.data<T>();
+    const T* Bp = b.data<T>();
+    T* GW = gw.data<T>();
+    // partial sums per chunk of samples, added up at the end
+    const int nt = get_num_threads();
+    const int64_t chunks = (nt > 1 && N >= nt && !in_parallel_region()) ? nt : 1;
+    std::vector<T> partial(size_t((chunks - 1) * WN));
+    auto run = [&](int64_t ci) {
+      const int64_t lo = N * ci / chunks, hi = N * (ci + 1) / chunks;
+      T* acc = ci == 0 ? GW : partial.data() + (ci - 1) * WN;
+      std::memset(acc, 0, size_t(WN) * sizeof(T));
+      auto s = scratch<T>(id ? 0 : A * K * L);
+      for (int64_t n = lo; n < hi; ++n) {
+        const T* an = Ap + n * A * IN;
+        const T* cols = an;
+        if (!id) {
+          vol2col_sample(s.get(), an, A, g);
+          cols = s.get();
+        }
+        const T* bn = Bp + n * Bc * L;
+        for (int64_t gi = 0; gi < groups; ++gi)
+          gemm<T>(false, true, Bg, AKg, L, bn + gi * Bg * L, L, cols + gi * AKg * L, L, T(1), acc + gi * Bg * AKg, AKg);
+      }
+    };
+    if (chunks > 1) {
+      parallel_for(0, chunks, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t ci = lo; ci < hi; ++ci) run(ci);
+      });
+      for (int64_t ci = 1; ci < chunks; ++ci) {
+        const T* p = partial.data() + (ci - 1) * WN;
+        for (int64_t i = 0; i < WN; ++i) GW[i] += p[i];
+      }
+    } else {
+      run(0);
+    }
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(vol2col_kernel, CPU, &vol2col)
+LUCID_REGISTER_KERNEL(col2vol_kernel, CPU, &col2vol)
+LUCID_REGISTER_KERNEL(conv_kernel, CPU, &conv)
+LUCID_REGISTER_KERNEL(conv_transpose_kernel, CPU, &conv_transpose)
+LUCID_REGISTER_KERNEL(conv_weight_kernel, CPU, &conv_weight)
+
+}  // namespace lucid::cpu
