@@ -399,6 +399,10 @@ def test_rnn_forward_errors():
         g(lucid.zeros(5, 2, 3), lucid.zeros(1, 3, 4))
     with pytest.raises(ValueError, match="does not match weight dtype"):
         g(lucid.zeros(5, 2, 3, dtype=lucid.float64))
+    with pytest.raises(RuntimeError, match="Expected sequence length to be larger than 0 in RNN"):
+        g(lucid.zeros(0, 2, 3))
+    o, h = g(lucid.zeros(4, 0, 3))  # an empty batch is fine, as in torch
+    assert o.shape == (4, 0, 4) and h.shape == (1, 0, 4)
 
 
 # ---- packed sequences through the modules
