@@ -139,13 +139,13 @@ def _dropout_impl(input, p, training, inplace, feature, alpha):
     """PyTorch's _dropout_impl: a Bernoulli(1 - p) mask, per channel for the feature variants (shape
     (N, C, 1, ...)); alpha dropout sets dropped units to SELU's saturation and rescales to keep mean/var."""
     _check_p(p)
-    if feature and input.dim() < 2:
-        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
-                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
         return input.mul_(0) if inplace else input * 0
+    if feature and input.dim() < 2:
+        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
+                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     shape = _shape(input)[:2] + (1,) * (input.dim() - 2) if feature else _shape(input)
     noise = lucid.bernoulli(lucid.full(shape, 1 - p, dtype=input.dtype, device=input.device))
     if alpha:
