@@ -448,6 +448,8 @@ class RNNBase(Module):
         else:
             x = data.transpose(0, 1) if self.batch_first else data  # (T, B, I)
             T, B = x.shape[0], x.shape[1]
+            if T == 0:
+                raise ShapeMismatch("Expected sequence length to be larger than 0 in RNN")
             steps = [(t * B, B) for t in range(T)]
             flat = x.reshape(T * B, x.shape[2])
         out, h_n, c_n = self._run(flat, steps, h0, c0)
