@@ -125,6 +125,16 @@ def test_interpolate_half_dtypes(torch):
         close(y.float(), ty.float(), 1e-2)
 
 
+def test_interpolate_nearest_uint8(torch):
+    x = RNG.integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    for kw in [dict(size=(7, 3)), dict(scale_factor=1.5, mode="nearest-exact")]:
+        y = F.interpolate(lucid.tensor(x), **kw)
+        assert y.dtype == lucid.uint8
+        np.testing.assert_array_equal(y.numpy(), torch.nn.functional.interpolate(torch.tensor(x), **kw).numpy())
+    with pytest.raises(NotImplementedError, match="uint8"):  # PyTorch has a uint8 bilinear path; lucid does not
+        F.interpolate(lucid.tensor(x), size=(3, 3), mode="bilinear")
+
+
 @pytest.mark.parametrize("shape,kw", [
     ((1, 2, 4), dict(size=7, mode="linear")),
     ((1, 2, 3, 4), dict(size=(5, 3), mode="bilinear")),
