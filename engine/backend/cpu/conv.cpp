@@ -1,7 +1,7 @@
 // CPU kernels of the convolution ops (backend/kernels/conv.h), float32 and float64.
-// A convolution runs per sample: vol2col of the sample into a per-thread scratch (C*K, L), then one
-// GEMM per group writing straight into the sample's (OC, L) output rows, so there is no permute
-// copy and the scratch stays cache-sized. With at least as many samples as threads, threads take
+// A convolution runs per sample and per tile of output lines: vol2col of the tile into a per-thread
+// scratch (C*K, Lt) sized with OpenBLAS's packed copy of it to stay in L2, then one GEMM per group
+// writing straight into the sample's (OC, L) output rows, so there is no permute copy. With at least as many samples as threads, threads take
 // whole samples (OpenBLAS runs single-threaded inside the parallel region); otherwise samples run
 // one after another with OpenBLAS's own threads.
 #include <cblas.h>
@@ -42,78 +42,85 @@ inline bool is_identity(const ConvGeom& g) {
   return true;
 }
 
-// One row (channel plane, kernel offset kk) of cols: row[l * ls] for l over the output volume.
-// plane points at x[n, c]; xs are its (d, h, w) strides.
+// One row (channel plane, kernel offset kk) of cols over the output lines [r0, r1) (a line is one
+// (od, oh) pair, OW positions): row[(r - r0) * OW * ls + ow * ls]. plane points at x[n, c]; xs are
+// its (d, h, w) strides.
 template <typename T>
-void vol2col_row(T* row, int64_t ls, const T* plane, const int64_t* xs, const ConvGeom& g, int64_t kk) {
+void vol2col_row(T* row, int64_t ls, const T* plane, const int64_t* xs, const ConvGeom& g, int64_t kk, int64_t r0,
+                 int64_t r1) {
   const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
   const int64_t OH = g.out[1], OW = g.out[2];
   const int64_t offw = kj * g.d[2] - g.p[2];
   int64_t lo, hi;
   valid_range(offw, g.s[2], g.in[2], OW, lo, hi);
   const bool fast = ls == 1 && g.s[2] == 1 && xs[2] == 1;
-  for (int64_t od = 0; od < g.out[0]; ++od) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t od = r / OH, oh = r % OH;
     const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
-    for (int64_t oh = 0; oh < OH; ++oh) {
-      T* orow = row + (od * OH + oh) * OW * ls;
-      const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
-      if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
-        for (int64_t ow = 0; ow < OW; ++ow) orow[ow * ls] = T(0);
-        continue;
-      }
-      const T* xrow = plane + id * xs[0] + ih * xs[1];
-      for (int64_t ow = 0; ow < lo; ++ow) orow[ow * ls] = T(0);
-      if (fast) {
-        if (hi > lo) std::memcpy(orow + lo, xrow + lo + offw, size_t(hi - lo) * sizeof(T));
-      } else {
-        for (int64_t ow = lo; ow < hi; ++ow) orow[ow * ls] = xrow[(ow * g.s[2] + offw) * xs[2]];
-      }
-      for (int64_t ow = hi; ow < OW; ++ow) orow[ow * ls] = T(0);
+    T* orow = row + (r - r0) * OW * ls;
+    const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
+    if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
+      for (int64_t ow = 0; ow < OW; ++ow) orow[ow * ls] = T(0);
+      continue;
     }
+    const T* xrow = plane + id * xs[0] + ih * xs[1];
+    for (int64_t ow = 0; ow < lo; ++ow) orow[ow * ls] = T(0);
+    if (fast) {
+      if (hi > lo) std::memcpy(orow + lo, xrow + lo + offw, size_t(hi - lo) * sizeof(T));
+    } else {
+      for (int64_t ow = lo; ow < hi; ++ow) orow[ow * ls] = xrow[(ow * g.s[2] + offw) * xs[2]];
+    }
+    for (int64_t ow = hi; ow < OW; ++ow) orow[ow * ls] = T(0);
   }
 }
 
 // The adjoint of vol2col_row into a contiguous plane.
 template <typename T>
-void col2vol_row(T* plane, const T* row, int64_t ls, const ConvGeom& g, int64_t kk) {
+void col2vol_row(T* plane, const T* row, int64_t ls, const ConvGeom& g, int64_t kk, int64_t r0, int64_t r1) {
   const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
   const int64_t OH = g.out[1], OW = g.out[2], H = g.in[1], W = g.in[2];
   const int64_t offw = kj * g.d[2] - g.p[2];
   int64_t lo, hi;
   valid_range(offw, g.s[2], W, OW, lo, hi);
-  for (int64_t od = 0; od < g.out[0]; ++od) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t od = r / OH, oh = r % OH;
     const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
-    if (id < 0 || id >= g.in[0]) continue;
-    for (int64_t oh = 0; oh < OH; ++oh) {
-      const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
-      if (ih < 0 || ih >= H) continue;
-      const T* crow = row + (od * OH + oh) * OW * ls;
-      T* xrow = plane + (id * H + ih) * W;
-      if (ls == 1 && g.s[2] == 1) {
-        T* __restrict__ xo = xrow + offw;
-        const T* __restrict__ co = crow;
-        for (int64_t ow = lo; ow < hi; ++ow) xo[ow] += co[ow];
-      } else {
-        for (int64_t ow = lo; ow < hi; ++ow) xrow[ow * g.s[2] + offw] += crow[ow * ls];
-      }
+    const int64_t ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
+    if (id < 0 || id >= g.in[0] || ih < 0 || ih >= H) continue;
+    const T* crow = row + (r - r0) * OW * ls;
+    T* xrow = plane + (id * H + ih) * W;
+    if (ls == 1 && g.s[2] == 1) {
+      T* __restrict__ xo = xrow + offw;
+      const T* __restrict__ co = crow;
+      for (int64_t ow = lo; ow < hi; ++ow) xo[ow] += co[ow];
+    } else {
+      for (int64_t ow = lo; ow < hi; ++ow) xrow[ow * g.s[2] + offw] += crow[ow * ls];
     }
   }
 }
 
-// A contiguous sample (C, *in) into contiguous cols (C*K, L), and back (x_n zeroed by the caller).
+// A contiguous sample (C, *in) into cols (C*K, (r1 - r0) * OW) for the output lines [r0, r1), and
+// back (x zeroed by the caller).
 template <typename T>
-void vol2col_sample(T* cols, const T* x, int64_t C, const ConvGeom& g) {
-  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+void vol2col_lines(T* cols, const T* x, int64_t C, const ConvGeom& g, int64_t r0, int64_t r1) {
+  const int64_t K = g.k_numel(), Lt = (r1 - r0) * g.out[2], IN = g.in_numel();
   const int64_t xs[3] = {g.in[1] * g.in[2], g.in[2], 1};
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t kk = 0; kk < K; ++kk) vol2col_row(cols + (c * K + kk) * L, 1, x + c * IN, xs, g, kk);
+    for (int64_t kk = 0; kk < K; ++kk) vol2col_row(cols + (c * K + kk) * Lt, 1, x + c * IN, xs, g, kk, r0, r1);
 }
 
 template <typename T>
-void col2vol_sample(T* x, const T* cols, int64_t C, const ConvGeom& g) {
-  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+void col2vol_lines(T* x, const T* cols, int64_t C, const ConvGeom& g, int64_t r0, int64_t r1) {
+  const int64_t K = g.k_numel(), Lt = (r1 - r0) * g.out[2], IN = g.in_numel();
   for (int64_t c = 0; c < C; ++c)
-    for (int64_t kk = 0; kk < K; ++kk) col2vol_row(x + c * IN, cols + (c * K + kk) * L, 1, g, kk);
+    for (int64_t kk = 0; kk < K; ++kk) col2vol_row(x + c * IN, cols + (c * K + kk) * Lt, 1, g, kk, r0, r1);
+}
+
+// Output lines per tile: the (C*K, lines*OW) cols tile and OpenBLAS's packed copy of it stay in L2.
+inline int64_t lines_per_tile(const ConvGeom& g, int64_t rows, size_t elem) {
+  constexpr int64_t kTileBytes = 512 * 1024;
+  const int64_t line = std::max<int64_t>(1, rows * g.out[2] * int64_t(elem));
+  return std::max<int64_t>(1, kTileBytes / line);
 }
 
 template <typename T>
@@ -160,7 +167,7 @@ void vol2col(const TensorImpl& cols, const TensorImpl& x, const ConvGeom& g) {
       for (int64_t r = lo; r < hi; ++r) {
         const int64_t n = r / (C * K), ck = r % (C * K);
         vol2col_row(O + n * cs[0] + ck * cs[1], cs[2], X + n * x.strides()[0] + (ck / K) * x.strides()[1], xs, g,
-                    ck % K);
+                    ck % K, 0, g.out[0] * g.out[1]);
       }
     });
   });
@@ -176,35 +183,42 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
     parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) {
         const int64_t n = p / C, c = p % C;
-        for (int64_t kk = 0; kk < K; ++kk) col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk);
+        for (int64_t kk = 0; kk < K; ++kk) col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk, 0,
+                                                   g.out[0] * g.out[1]);
       }
     });
   });
 }
 
-// ---- the convolution GEMMs
+// ---- the convolution GEMMs, per sample and per tile of output lines
 
 void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const TensorImpl* bias, const ConvGeom& g,
           int64_t groups) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = y.shape()[1];
-  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
   const bool id = is_identity(g);
+  const int64_t tile = lines_per_tile(g, C * K, x.element_size());
   dispatch_float(x.dtype(), "conv", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* Wp = w.data<T>();
     const T* B = bias ? bias->data<T>() : nullptr;
     T* Y = y.data<T>();
-    for_samples<T>(N, id ? 0 : C * K * L, [&](int64_t n, T* s) {
+    for_samples<T>(N, id ? 0 : C * K * std::min(tile, R) * OW, [&](int64_t n, T* s) {
       const T* xn = X + n * C * IN;
       T* yn = Y + n * OC * L;
-      const T* cols = xn;
-      if (!id) {
-        vol2col_sample(s, xn, C, g);
-        cols = s;
+      if (id) {
+        for (int64_t gi = 0; gi < groups; ++gi)
+          gemm<T>(false, false, OCg, L, CKg, Wp + gi * OCg * CKg, CKg, xn + gi * CKg * L, L, T(0), yn + gi * OCg * L, L);
+      } else {
+        for (int64_t r0 = 0; r0 < R; r0 += tile) {
+          const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
+          vol2col_lines(s, xn, C, g, r0, r1);
+          for (int64_t gi = 0; gi < groups; ++gi)
+            gemm<T>(false, false, OCg, Lt, CKg, Wp + gi * OCg * CKg, CKg, s + gi * CKg * Lt, Lt, T(0),
+                    yn + gi * OCg * L + r0 * OW, L);
+        }
       }
-      for (int64_t gi = 0; gi < groups; ++gi)
-        gemm<T>(false, false, OCg, L, CKg, Wp + gi * OCg * CKg, CKg, cols + gi * CKg * L, L, T(0), yn + gi * OCg * L, L);
       if (B) add_bias(yn, B, OC, L);
     });
   });
@@ -213,23 +227,30 @@ void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const T
 void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const TensorImpl* bias,
                     const ConvGeom& g, int64_t groups) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = y.shape()[1];
-  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Cg = C / groups, OCg = OC / groups, OCKg = OCg * K;
   const bool id = is_identity(g);
+  const int64_t tile = lines_per_tile(g, OC * K, x.element_size());
   dispatch_float(x.dtype(), "conv_transpose", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* Wp = w.data<T>();
     const T* B = bias ? bias->data<T>() : nullptr;
     T* Y = y.data<T>();
-    for_samples<T>(N, id ? 0 : OC * K * L, [&](int64_t n, T* s) {
+    for_samples<T>(N, id ? 0 : OC * K * std::min(tile, R) * OW, [&](int64_t n, T* s) {
       const T* xn = X + n * C * L;
       T* yn = Y + n * OC * IN;
-      T* cols = id ? yn : s;
-      for (int64_t gi = 0; gi < groups; ++gi)
-        gemm<T>(true, false, OCKg, L, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L, L, T(0), cols + gi * OCKg * L, L);
-      if (!id) {
+      if (id) {
+        for (int64_t gi = 0; gi < groups; ++gi)
+          gemm<T>(true, false, OCKg, L, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L, L, T(0), yn + gi * OCKg * L, L);
+      } else {
         std::memset(yn, 0, size_t(OC * IN) * sizeof(T));
-        col2vol_sample(yn, cols, OC, g);
+        for (int64_t r0 = 0; r0 < R; r0 += tile) {
+          const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
+          for (int64_t gi = 0; gi < groups; ++gi)
+            gemm<T>(true, false, OCKg, Lt, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L + r0 * OW, L, T(0),
+                    s + gi * OCKg * Lt, Lt);
+          col2vol_lines(yn, s, OC, g, r0, r1);
+        }
       }
       if (B) add_bias(yn, B, OC, IN);
     });
@@ -238,9 +259,10 @@ void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& 
 
 void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b, const ConvGeom& g, int64_t groups) {
   const int64_t N = a.shape()[0], A = a.shape()[1], Bc = b.shape()[1];
-  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel();
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Ag = A / groups, Bg = Bc / groups, AKg = Ag * K, WN = Bc * AKg;
   const bool id = is_identity(g);
+  const int64_t tile = lines_per_tile(g, A * K, a.element_size());
   dispatch_float(a.dtype(), "conv_weight", [&]<typename T>() {
     const T* Ap = a.data<T>();
     const T* Bp = b.data<T>();
@@ -253,17 +275,22 @@ void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b,
       const int64_t lo = N * ci / chunks, hi = N * (ci + 1) / chunks;
       T* acc = ci == 0 ? GW : partial.data() + (ci - 1) * WN;
       std::memset(acc, 0, size_t(WN) * sizeof(T));
-      auto s = scratch<T>(id ? 0 : A * K * L);
+      auto s = scratch<T>(id ? 0 : A * K * std::min(tile, R) * OW);
       for (int64_t n = lo; n < hi; ++n) {
         const T* an = Ap + n * A * IN;
-        const T* cols = an;
-        if (!id) {
-          vol2col_sample(s.get(), an, A, g);
-          cols = s.get();
-        }
         const T* bn = Bp + n * Bc * L;
-        for (int64_t gi = 0; gi < groups; ++gi)
-          gemm<T>(false, true, Bg, AKg, L, bn + gi * Bg * L, L, cols + gi * AKg * L, L, T(1), acc + gi * Bg * AKg, AKg);
+        if (id) {
+          for (int64_t gi = 0; gi < groups; ++gi)
+            gemm<T>(false, true, Bg, AKg, L, bn + gi * Bg * L, L, an + gi * AKg * L, L, T(1), acc + gi * Bg * AKg, AKg);
+          continue;
+        }
+        for (int64_t r0 = 0; r0 < R; r0 += tile) {
+          const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
+          vol2col_lines(s.get(), an, A, g, r0, r1);
+          for (int64_t gi = 0; gi < groups; ++gi)
+            gemm<T>(false, true, Bg, AKg, Lt, bn + gi * Bg * L + r0 * OW, L, s.get() + gi * AKg * Lt, Lt, T(1),
+                    acc + gi * Bg * AKg, AKg);
+        }
       }
     };
     if (chunks > 1) {
