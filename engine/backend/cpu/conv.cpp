@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "backend/cpu/conv_gemm.h"
 #include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/conv.h"
@@ -26,6 +27,26 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, int64_t
     cblas_sgemm(CblasRowMajor, a, b, int(M), int(N), int(K), 1.0f, A, int(lda), B, int(ldb), beta, C, int(ldc));
   else
     cblas_dgemm(CblasRowMajor, a, b, int(M), int(N), int(K), 1.0, A, int(lda), B, int(ldb), beta, C, int(ldc));
+}
+
+// C (M x N, ldc) = / += A B (+ bias per row): the in-place AVX-512 GEMM for float32 where it runs,
+// else BLAS. A is (M x K) row-major, or its transpose stored (K x M) when a_trans; B is (K x N).
+template <typename T>
+void gemm_nn(bool a_trans, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+             int64_t ldc, bool accumulate, const T* bias) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (conv_gemm_available()) {
+      conv_sgemm(M, N, K, A, lda, a_trans, B, ldb, C, ldc, accumulate, bias);
+      return;
+    }
+  }
+  gemm<T>(a_trans, false, M, N, K, A, lda, B, ldb, accumulate ? T(1) : T(0), C, ldc);
+  if (bias)
+    for (int64_t m = 0; m < M; ++m) {
+      T* __restrict__ r = C + m * ldc;
+      const T v = bias[m];
+      for (int64_t n = 0; n < N; ++n) r[n] += v;
+    }
 }
 
 // The output positions ow in [lo, hi) whose input column ow*s + off falls inside [0, W).
@@ -209,17 +230,17 @@ void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const T
       T* yn = Y + n * OC * L;
       if (id) {
         for (int64_t gi = 0; gi < groups; ++gi)
-          gemm<T>(false, false, OCg, L, CKg, Wp + gi * OCg * CKg, CKg, xn + gi * CKg * L, L, T(0), yn + gi * OCg * L, L);
+          gemm_nn<T>(false, OCg, L, CKg, Wp + gi * OCg * CKg, CKg, xn + gi * CKg * L, L, yn + gi * OCg * L, L, false,
+                     B ? B + gi * OCg : nullptr);
       } else {
         for (int64_t r0 = 0; r0 < R; r0 += tile) {
           const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
           vol2col_lines(s, xn, C, g, r0, r1);
           for (int64_t gi = 0; gi < groups; ++gi)
-            gemm<T>(false, false, OCg, Lt, CKg, Wp + gi * OCg * CKg, CKg, s + gi * CKg * Lt, Lt, T(0),
-                    yn + gi * OCg * L + r0 * OW, L);
+            gemm_nn<T>(false, OCg, Lt, CKg, Wp + gi * OCg * CKg, CKg, s + gi * CKg * Lt, Lt,
+                       yn + gi * OCg * L + r0 * OW, L, false, B ? B + gi * OCg : nullptr);
         }
       }
-      if (B) add_bias(yn, B, OC, L);
     });
   });
 }
@@ -241,14 +262,15 @@ void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& 
       T* yn = Y + n * OC * IN;
       if (id) {
         for (int64_t gi = 0; gi < groups; ++gi)
-          gemm<T>(true, false, OCKg, L, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L, L, T(0), yn + gi * OCKg * L, L);
+          gemm_nn<T>(true, OCKg, L, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L, L, yn + gi * OCKg * L, L, false,
+                     nullptr);
       } else {
         std::memset(yn, 0, size_t(OC * IN) * sizeof(T));
         for (int64_t r0 = 0; r0 < R; r0 += tile) {
           const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
           for (int64_t gi = 0; gi < groups; ++gi)
-            gemm<T>(true, false, OCKg, Lt, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L + r0 * OW, L, T(0),
-                    s + gi * OCKg * Lt, Lt);
+            gemm_nn<T>(true, OCKg, Lt, Cg, Wp + gi * Cg * OCKg, OCKg, xn + gi * Cg * L + r0 * OW, L, s + gi * OCKg * Lt,
+                       Lt, false, nullptr);
           col2vol_lines(yn, s, OC, g, r0, r1);
         }
       }
@@ -257,38 +279,50 @@ void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& 
   });
 }
 
+// The in-place float32 GEMM computes gw^T (A*K, B) per group, += cols (A*K, Lt) gy^T (Lt, B), with
+// gy's tile transposed (small); BLAS computes gw (B, A*K) += gy cols^T directly.
 void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b, const ConvGeom& g, int64_t groups) {
   const int64_t N = a.shape()[0], A = a.shape()[1], Bc = b.shape()[1];
   const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Ag = A / groups, Bg = Bc / groups, AKg = Ag * K, WN = Bc * AKg;
   const bool id = is_identity(g);
-  const int64_t tile = lines_per_tile(g, A * K, a.element_size());
+  const int64_t tile = std::min(R, lines_per_tile(g, A * K, a.element_size()));
   dispatch_float(a.dtype(), "conv_weight", [&]<typename T>() {
     const T* Ap = a.data<T>();
     const T* Bp = b.data<T>();
     T* GW = gw.data<T>();
+    const bool own = std::is_same_v<T, float> && conv_gemm_available();
     // partial sums per chunk of samples, added up at the end
     const int nt = get_num_threads();
     const int64_t chunks = (nt > 1 && N >= nt && !in_parallel_region()) ? nt : 1;
-    std::vector<T> partial(size_t((chunks - 1) * WN));
+    const int64_t nbuf = own ? chunks : chunks - 1;
+    std::vector<T> partial(size_t(nbuf * WN));
     auto run = [&](int64_t ci) {
       const int64_t lo = N * ci / chunks, hi = N * (ci + 1) / chunks;
-      T* acc = ci == 0 ? GW : partial.data() + (ci - 1) * WN;
+      T* acc = own ? partial.data() + ci * WN : ci == 0 ? GW : partial.data() + (ci - 1) * WN;
       std::memset(acc, 0, size_t(WN) * sizeof(T));
-      auto s = scratch<T>(id ? 0 : A * K * std::min(tile, R) * OW);
+      auto s = scratch<T>(id ? 0 : A * K * tile * OW);
+      auto bt = scratch<T>(own ? tile * OW * Bc : 0);
       for (int64_t n = lo; n < hi; ++n) {
         const T* an = Ap + n * A * IN;
         const T* bn = Bp + n * Bc * L;
-        if (id) {
-          for (int64_t gi = 0; gi < groups; ++gi)
-            gemm<T>(false, true, Bg, AKg, L, bn + gi * Bg * L, L, an + gi * AKg * L, L, T(1), acc + gi * Bg * AKg, AKg);
-          continue;
-        }
         for (int64_t r0 = 0; r0 < R; r0 += tile) {
           const int64_t r1 = std::min(R, r0 + tile), Lt = (r1 - r0) * OW;
-          vol2col_lines(s.get(), an, A, g, r0, r1);
+          const T* cols = id ? an + r0 * OW : s.get();
+          const int64_t ldc = id ? L : Lt;
+          if (!id) vol2col_lines(s.get(), an, A, g, r0, r1);
+          if constexpr (std::is_same_v<T, float>) {
+            if (own) {
+              for (int64_t o = 0; o < Bc; ++o)
+                for (int64_t l = 0; l < Lt; ++l) bt[size_t(l * Bc + o)] = bn[o * L + r0 * OW + l];
+              for (int64_t gi = 0; gi < groups; ++gi)
+                conv_sgemm(AKg, Bg, Lt, cols + gi * AKg * ldc, ldc, false, bt.get() + gi * Bg, Bc,
+                           acc + gi * AKg * Bg, Bg, true, nullptr);
+              continue;
+            }
+          }
           for (int64_t gi = 0; gi < groups; ++gi)
-            gemm<T>(false, true, Bg, AKg, Lt, bn + gi * Bg * L + r0 * OW, L, s.get() + gi * AKg * Lt, Lt, T(1),
+            gemm<T>(false, true, Bg, AKg, Lt, bn + gi * Bg * L + r0 * OW, L, cols + gi * AKg * ldc, ldc, T(1),
                     acc + gi * Bg * AKg, AKg);
         }
       }
@@ -297,12 +331,22 @@ void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b,
       parallel_for(0, chunks, 1, [&](int64_t lo, int64_t hi) {
         for (int64_t ci = lo; ci < hi; ++ci) run(ci);
       });
+    } else {
+      run(0);
+    }
+    if (own) {  // GW[gi, o, ak] = sum over chunks of acc^T[gi, ak, o]
+      for (int64_t gi = 0; gi < groups; ++gi)
+        for (int64_t o = 0; o < Bg; ++o)
+          for (int64_t ak = 0; ak < AKg; ++ak) {
+            T v = 0;
+            for (int64_t ci = 0; ci < chunks; ++ci) v += partial[size_t(ci * WN + gi * AKg * Bg + ak * Bg + o)];
+            GW[(gi * Bg + o) * AKg + ak] = v;
+          }
+    } else {
       for (int64_t ci = 1; ci < chunks; ++ci) {
         const T* p = partial.data() + (ci - 1) * WN;
         for (int64_t i = 0; i < WN; ++i) GW[i] += p[i];
       }
-    } else {
-      run(0);
     }
   });
 }
