@@ -124,6 +124,9 @@ void col2vol_row(T* plane, const T* row, int64_t ls, const ConvGeom& g, int64_t 
 // back (x zeroed by the caller).
 template <typename T>
 void vol2col_lines(T* cols, const T* x, int64_t C, const ConvGeom& g, int64_t r0, int64_t r1) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (g.s[2] == 1 && conv_gemm_available()) return conv_vol2col_f32(cols, x, C, g, r0, r1);
+  }
   const int64_t K = g.k_numel(), Lt = (r1 - r0) * g.out[2], IN = g.in_numel();
   const int64_t xs[3] = {g.in[1] * g.in[2], g.in[2], 1};
   for (int64_t c = 0; c < C; ++c)

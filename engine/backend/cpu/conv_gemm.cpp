@@ -92,6 +92,39 @@ LUCID_AVX512 void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t
 
 }  // namespace
 
+LUCID_AVX512 void conv_vol2col_f32(float* cols, const float* x, int64_t C, const ConvGeom& g, int64_t r0,
+                                   int64_t r1) {
+  const int64_t K = g.k_numel(), OH = g.out[1], OW = g.out[2], D = g.in[0], H = g.in[1], W = g.in[2];
+  const int64_t IN = D * H * W, Lt = (r1 - r0) * OW;
+  const int64_t od0 = r0 / OH, oh0 = r0 % OH;
+  for (int64_t c = 0; c < C; ++c) {
+    const float* plane = x + c * IN;
+    for (int64_t kk = 0; kk < K; ++kk) {
+      const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
+      const int64_t offw = kj * g.d[2] - g.p[2];
+      float* out = cols + (c * K + kk) * Lt;
+      int64_t od = od0, oh = oh0;
+      for (int64_t r = r0; r < r1; ++r, out += OW) {
+        const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0], ih = oh * g.s[1] - g.p[1] + ki * g.d[1];
+        const bool inside = id >= 0 && id < D && ih >= 0 && ih < H;
+        const float* src = plane + (id * H + ih) * W + offw;
+        for (int64_t ow = 0; ow < OW; ow += 16) {
+          const int64_t n = std::min<int64_t>(16, OW - ow);
+          const __mmask16 store = __mmask16((1u << n) - 1);
+          // lanes whose input column ow + lane + offw lies in [0, W); masked-off lanes are never read
+          const int64_t a = std::max<int64_t>(0, -(ow + offw)), b = std::min<int64_t>(n, W - (ow + offw));
+          const __mmask16 load = inside && b > a ? __mmask16(((1u << b) - 1) & ~((1u << a) - 1)) : __mmask16(0);
+          _mm512_mask_storeu_ps(out + ow, store, _mm512_maskz_loadu_ps(load, src + ow));
+        }
+        if (++oh == OH) {
+          oh = 0;
+          ++od;
+        }
+      }
+    }
+  }
+}
+
 bool conv_gemm_available() { return isa() == Isa::AVX512; }
 
 void conv_sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,

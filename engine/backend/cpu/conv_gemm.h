@@ -5,6 +5,8 @@
 // im2col itself at convolution shapes). AVX-512 only; conv_gemm_available() says whether it runs.
 #include <cstdint>
 
+#include "backend/kernels/conv.h"
+
 namespace lucid::cpu {
 
 bool conv_gemm_available();
@@ -13,5 +15,10 @@ bool conv_gemm_available();
 // n < N; A(m, k) = A[m * lda + k], or A[k * lda + m] when a_trans. B[k * ldb + n], C[m * ldc + n].
 void conv_sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
                 int64_t ldb, float* C, int64_t ldc, bool accumulate, const float* bias);
+
+// vol2col of a contiguous float32 sample (C, *in) for the output lines [r0, r1) into cols
+// (C*K, (r1 - r0) * OW), for windows of width stride 1 (masked 16-wide copies, no branches per
+// element).
+void conv_vol2col_f32(float* cols, const float* x, int64_t C, const ConvGeom& g, int64_t r0, int64_t r1);
 
 }  // namespace lucid::cpu
