@@ -313,6 +313,9 @@ def test_cuda_is_a_typed_error():
     ("conv2d", (2, 48, 9, 37), (20, 24, 3, 2), dict(stride=(2, 1), groups=2, dilation=(1, 2))),
     ("conv2d", (3, 40, 33, 64), (9, 40, 1, 1), {}),                                # 1x1 over a 4 KB-strided sample
     ("conv_transpose2d", (2, 64, 6, 70), (64, 5, 3, 3), dict(padding=1, stride=(1, 2))),
+    ("conv_transpose2d", (2, 16, 5, 30), (16, 6, 3, 3), dict(padding=1, dilation=(1, 2), groups=2)),  # as a conv
+    ("conv_transpose2d", (1, 8, 6, 40), (8, 4, 3, 3), dict(padding=3)),            # padding > d(k-1)
+    ("conv_transpose3d", (1, 8, 3, 4, 20), (8, 3, 2, 3, 3), dict(padding=(0, 1, 2), dilation=(1, 1, 2))),
     ("conv3d", (2, 32, 5, 6, 40), (7, 32, 3, 3, 3), dict(padding=(1, 0, 1))),
 ])
 @pytest.mark.parametrize("isa", ["avx512", "avx2"])

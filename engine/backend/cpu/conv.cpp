@@ -1,9 +1,12 @@
 // CPU kernels of the convolution ops (backend/kernels/conv.h), float32 and float64.
-// A convolution runs per sample and per tile of output lines: vol2col of the tile into a per-thread
-// scratch (C*K, Lt) sized with OpenBLAS's packed copy of it to stay in L2, then one GEMM per group
-// writing straight into the sample's (OC, L) output rows, so there is no permute copy. With at least as many samples as threads, threads take
-// whole samples (OpenBLAS runs single-threaded inside the parallel region); otherwise samples run
-// one after another with OpenBLAS's own threads.
+// float32 on AVX-512 with unit width stride runs direct: the GEMM (backend/cpu/conv_gemm.cpp) reads
+// a zero-bordered copy of each sample through a table of row offsets, so there is no im2col copy,
+// and the transposed convolution with unit strides runs as a convolution (flipped kernel). Otherwise
+// a convolution runs per sample and per tile of output lines: vol2col of the tile into a per-thread
+// scratch (C*K, Lt) that stays in L2, then one GEMM per group (the AVX-512 one for float32, else
+// OpenBLAS) writing straight into the sample's (OC, L) output rows, so there is no permute copy.
+// With at least as many samples as threads, threads take whole samples (OpenBLAS runs single-threaded
+// inside the parallel region); otherwise samples run one after another with OpenBLAS's own threads.
 #include <cblas.h>
 
 #include <cstring>
@@ -216,6 +219,66 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
 
 // ---- the convolution GEMMs, per sample and per tile of output lines
 
+// The direct path (float32, AVX-512, width stride 1, rows of at least 16 outputs): the GEMM reads
+// the padded sample through a table of row offsets instead of an im2col copy.
+bool direct_ok(const ConvGeom& g) { return conv_gemm_available() && g.s[2] == 1 && g.out[2] >= 16; }
+
+// y (N, OC, *out) = conv(x (N, C, *in), w (OC, C/groups, *k)) + bias, all contiguous float32.
+void conv_direct(float* Y, const float* X, const float* Wt, const float* B, int64_t N, int64_t C, int64_t OC,
+                 int64_t groups, const ConvGeom& g) {
+  const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
+  const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
+  const int64_t Dp = g.in[0] + 2 * g.p[0], Hp = g.in[1] + 2 * g.p[1], Wp = g.in[2] + 2 * g.p[2], P = Dp * Hp * Wp;
+  const bool padded = g.p[0] || g.p[1] || g.p[2];
+  std::vector<int64_t> off(static_cast<size_t>(C * K)), base(static_cast<size_t>(R));
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t kk = 0; kk < K; ++kk) {
+      const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
+      off[size_t(c * K + kk)] = c * P + (kd * g.d[0] * Hp + ki * g.d[1]) * Wp + kj * g.d[2];
+    }
+  for (int64_t r = 0; r < R; ++r) base[size_t(r)] = ((r / g.out[1]) * g.s[0] * Hp + (r % g.out[1]) * g.s[1]) * Wp;
+  for_samples<float>(N, padded ? C * P : 0, [&](int64_t n, float* s) {
+    const float* xn = X + n * C * IN;
+    if (padded) {  // the sample inside a zero border
+      std::memset(s, 0, size_t(C * P) * sizeof(float));
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t d = 0; d < g.in[0]; ++d)
+          for (int64_t h = 0; h < g.in[1]; ++h)
+            std::memcpy(s + c * P + ((d + g.p[0]) * Hp + h + g.p[1]) * Wp + g.p[2],
+                        xn + (c * g.in[0] + d) * g.in[1] * g.in[2] + h * g.in[2], size_t(g.in[2]) * sizeof(float));
+      xn = s;
+    }
+    float* yn = Y + n * OC * L;
+    for (int64_t gi = 0; gi < groups; ++gi)
+      conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, off.data() + gi * CKg, base.data(), R, OW,
+                      yn + gi * OCg * L, L, B ? B + gi * OCg : nullptr);
+  });
+}
+
+// The transposed convolution with unit strides as a convolution: x padded by d(k-1) - p, the kernel
+// flipped and its channel dims swapped. False (nothing done) where that does not apply.
+bool conv_transpose_direct(float* Y, const float* X, const float* Wt, const float* B, int64_t N, int64_t C,
+                           int64_t OC, int64_t groups, const ConvGeom& g) {
+  ConvGeom f = g;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t pp = g.d[i] * (g.k[i] - 1) - g.p[i];
+    if (g.s[i] != 1 || pp < 0 || g.in[i] != g.out[i] + 2 * pp - g.d[i] * (g.k[i] - 1)) return false;
+    f.in[i] = g.out[i];
+    f.out[i] = g.in[i];
+    f.p[i] = pp;
+  }
+  if (!direct_ok(f)) return false;
+  const int64_t K = g.k_numel(), Cg = C / groups, OCg = OC / groups;
+  std::vector<float> wf(size_t(OC * Cg * K));  // wf[gi*OCg + o, c, kk] = w[gi*Cg + c, o, K-1-kk]
+  for (int64_t gi = 0; gi < groups; ++gi)
+    for (int64_t c = 0; c < Cg; ++c)
+      for (int64_t o = 0; o < OCg; ++o)
+        for (int64_t kk = 0; kk < K; ++kk)
+          wf[size_t(((gi * OCg + o) * Cg + c) * K + kk)] = Wt[((gi * Cg + c) * OCg + o) * K + (K - 1 - kk)];
+  conv_direct(Y, X, wf.data(), B, N, C, OC, groups, f);
+  return true;
+}
+
 void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const TensorImpl* bias, const ConvGeom& g,
           int64_t groups) {
   const int64_t N = x.shape()[0], C = x.shape()[1], OC = y.shape()[1];
@@ -223,6 +286,9 @@ void conv(const TensorImpl& y, const TensorImpl& x, const TensorImpl& w, const T
   const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
   const bool id = is_identity(g);
   const int64_t tile = lines_per_tile(g, C * K, x.element_size());
+  if (x.dtype() == Dtype::F32 && !id && direct_ok(g))
+    return conv_direct(y.data<float>(), x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr, N, C,
+                       OC, groups, g);
   dispatch_float(x.dtype(), "conv", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* Wp = w.data<T>();
@@ -255,6 +321,10 @@ void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& 
   const int64_t Cg = C / groups, OCg = OC / groups, OCKg = OCg * K;
   const bool id = is_identity(g);
   const int64_t tile = lines_per_tile(g, OC * K, x.element_size());
+  if (x.dtype() == Dtype::F32 && !id &&
+      conv_transpose_direct(y.data<float>(), x.data<float>(), w.data<float>(), bias ? bias->data<float>() : nullptr, N,
+                            C, OC, groups, g))
+    return;
   dispatch_float(x.dtype(), "conv_transpose", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* Wp = w.data<T>();

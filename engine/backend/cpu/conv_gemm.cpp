@@ -18,15 +18,16 @@ namespace {
 constexpr int64_t MR = 8, NR = 32, KC = 256;
 
 // C (MR_ x up to 32) = / += A (MR_ x K) B (K x up to 32); m0/m1 mask the two 16-wide halves.
-template <int MR_, bool AT>
+// Row k of B is B + k * ldb, or B + off[k] (IND: the rows of an implicit im2col).
+template <int MR_, bool AT, bool IND = false>
 LUCID_AVX512 void micro(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
-                        __mmask16 m0, __mmask16 m1, bool acc, const float* bias) {
+                        __mmask16 m0, __mmask16 m1, bool acc, const float* bias, const int64_t* off = nullptr) {
   __m512 c0[MR_], c1[MR_];
 #pragma GCC unroll 8
   for (int r = 0; r < MR_; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
 #pragma GCC unroll 2
   for (int64_t k = 0; k < K; ++k) {
-    const float* b = B + k * ldb;
+    const float* b = IND ? B + off[k] : B + k * ldb;
     const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
     const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);
 #pragma GCC unroll 8
@@ -54,18 +55,19 @@ LUCID_AVX512 void micro(int64_t K, const float* A, int64_t lda, const float* B, 
   }
 }
 
-template <bool AT>
+template <bool AT, bool IND = false>
 LUCID_AVX512 void micro_rows(int64_t rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                             float* C, int64_t ldc, __mmask16 m0, __mmask16 m1, bool acc, const float* bias) {
+                             float* C, int64_t ldc, __mmask16 m0, __mmask16 m1, bool acc, const float* bias,
+                             const int64_t* off = nullptr) {
   switch (rows) {
-    case 8: return micro<8, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 7: return micro<7, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 6: return micro<6, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 5: return micro<5, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 4: return micro<4, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 3: return micro<3, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    case 2: return micro<2, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
-    default: return micro<1, AT>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias);
+    case 8: return micro<8, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 7: return micro<7, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 6: return micro<6, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 5: return micro<5, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 4: return micro<4, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 3: return micro<3, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    case 2: return micro<2, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
+    default: return micro<1, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
   }
 }
 
@@ -91,6 +93,27 @@ LUCID_AVX512 void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t
 }
 
 }  // namespace
+
+LUCID_AVX512 void conv_direct_f32(int64_t M, int64_t K, const float* W, int64_t ldw, const float* xp,
+                                  const int64_t* off, const int64_t* base, int64_t lines, int64_t OW, float* y,
+                                  int64_t ldy, const float* bias) {
+  for (int64_t line = 0; line < lines; ++line) {
+    const float* xb = xp + base[line];
+    float* yl = y + line * OW;
+    for (int64_t j = 0; j < OW; j += NR) {
+      const int64_t nj = std::min(NR, OW - j);
+      const __mmask16 m0 = __mmask16((1u << std::min<int64_t>(16, nj)) - 1);
+      const __mmask16 m1 = __mmask16(nj > 16 ? (1u << (nj - 16)) - 1 : 0);
+      for (int64_t k0 = 0; k0 < K; k0 += KC) {
+        const int64_t kc = std::min(KC, K - k0);
+        const bool last = k0 + KC >= K;
+        for (int64_t i = 0; i < M; i += MR)
+          micro_rows<false, true>(std::min(MR, M - i), kc, W + i * ldw + k0, ldw, xb + j, 0, yl + i * ldy + j, ldy, m0,
+                                  m1, k0 > 0, last && bias ? bias + i : nullptr, off + k0);
+      }
+    }
+  }
+}
 
 LUCID_AVX512 void conv_vol2col_f32(float* cols, const float* x, int64_t C, const ConvGeom& g, int64_t r0,
                                    int64_t r1) {

@@ -16,6 +16,12 @@ bool conv_gemm_available();
 void conv_sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
                 int64_t ldb, float* C, int64_t ldc, bool accumulate, const float* bias);
 
+// A convolution without im2col (one sample, one group): y (M x lines*OW, ldy) = W (M x K, ldw) B
+// (+ bias per row), with B(k, line*OW + ow) = xp[off[k] + base[line] + ow]: xp is the sample padded
+// so that every such read is inside it (stride 1 along the width).
+void conv_direct_f32(int64_t M, int64_t K, const float* W, int64_t ldw, const float* xp, const int64_t* off,
+                     const int64_t* base, int64_t lines, int64_t OW, float* y, int64_t ldy, const float* bias);
+
 // vol2col of a contiguous float32 sample (C, *in) for the output lines [r0, r1) into cols
 // (C*K, (r1 - r0) * OW), for windows of width stride 1 (masked 16-wide copies, no branches per
 // element).
