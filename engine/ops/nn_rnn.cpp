@@ -66,11 +66,9 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
   Tensor c_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *ws, *gi, *gh, *c);
+  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *gi, *gh, *c);
   record("ThnnFusedLstmCellBackward0", {&gi, &gh, &c}, {&h_out, &c_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(ws, false),
-          SavedTensor(alias(c_out), false)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(alias(c_out), false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &gi = s[0], &gh = s[1], &c = s[2];
            Tensor d_gates, dc;
@@ -87,9 +85,9 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
              const Dtype dt = c->dtype();
              Tensor dh = contiguous(g[0]->dtype() == dt ? g[0] : cast(g[0], dt));
              Tensor dco = contiguous(g[1]->dtype() == dt ? g[1] : cast(g[1], dt));
-             d_gates = TensorImpl::empty(s[3]->shape(), dt, c->device());
+             d_gates = TensorImpl::empty(gi->shape(), dt, c->device());
              dc = TensorImpl::empty(c->shape(), dt, c->device());
-             if (c->numel()) lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *s[3], *c, *s[4]);
+             if (c->numel()) lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *gi, *gh, *c, *s[3]);
            }
            return std::vector<Tensor>{n.needs_input_grad(0) ? d_gates : Tensor(),
                                       n.needs_input_grad(1) ? d_gates : Tensor(), n.needs_input_grad(2) ? dc : Tensor()};
@@ -104,10 +102,9 @@ Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_
   Tensor gi = rows(gi_in), gh = rows(gh_in), h = contiguous(h_in);
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) gru_cell_kernel(gi->device())(*h_out, *ws, *gi, *gh, *h);
+  if (B * H) gru_cell_kernel(gi->device())(*h_out, *gi, *gh, *h);
   record("ThnnFusedGruCellBackward0", {&gi, &gh, &h}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false), SavedTensor(ws, false)},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &gi = s[0], &gh = s[1], &h = s[2];
            Tensor dgi, dgh, dh;
@@ -127,7 +124,7 @@ Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_
              dgi = TensorImpl::empty(gi->shape(), dt, h->device());
              dgh = TensorImpl::empty(gi->shape(), dt, h->device());
              dh = TensorImpl::empty(h->shape(), dt, h->device());
-             if (h->numel()) gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *s[3], *h);
+             if (h->numel()) gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *gi, *gh, *h);
            }
            return std::vector<Tensor>{n.needs_input_grad(0) ? dgi : Tensor(), n.needs_input_grad(1) ? dgh : Tensor(),
                                       n.needs_input_grad(2) ? dh : Tensor()};

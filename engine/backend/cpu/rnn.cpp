@@ -70,29 +70,30 @@ int64_t row_grain(int64_t H) { return std::max<int64_t>(1, kGrainSize / 2 / std:
 #endif
 
 template <typename T>
-LUCID_RNN_CLONES void lstm_row(T* __restrict ho, T* __restrict co, T* __restrict w, const T* __restrict a,
-                               const T* __restrict d, const T* __restrict cp, int64_t H) {
+LUCID_RNN_CLONES void lstm_row(T* __restrict ho, T* __restrict co, const T* __restrict a, const T* __restrict d,
+                               const T* __restrict cp, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
     const T i = m_sigmoid(a[j] + d[j]);
     const T f = m_sigmoid(a[H + j] + d[H + j]);
     const T g = m_tanh(a[2 * H + j] + d[2 * H + j]);
     const T o = m_sigmoid(a[3 * H + j] + d[3 * H + j]);
     const T cn = f * cp[j] + i * g;
-    w[j] = i;
-    w[H + j] = f;
-    w[2 * H + j] = g;
-    w[3 * H + j] = o;
     co[j] = cn;
     ho[j] = o * m_tanh(cn);
   }
 }
 
+// The gates are recomputed from the saved pre-activations (no workspace to allocate and write in
+// the forward: its memory traffic cost more than the few exps).
 template <typename T>
 LUCID_RNN_CLONES void lstm_backward_row(T* __restrict dg, T* __restrict dcp, const T* __restrict gdh,
-                                        const T* __restrict gdc, const T* __restrict w, const T* __restrict cp,
-                                        const T* __restrict cn, int64_t H) {
+                                        const T* __restrict gdc, const T* __restrict a, const T* __restrict d,
+                                        const T* __restrict cp, const T* __restrict cn, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T i = w[j], f = w[H + j], g = w[2 * H + j], o = w[3 * H + j];
+    const T i = m_sigmoid(a[j] + d[j]);
+    const T f = m_sigmoid(a[H + j] + d[H + j]);
+    const T g = m_tanh(a[2 * H + j] + d[2 * H + j]);
+    const T o = m_sigmoid(a[3 * H + j] + d[3 * H + j]);
     const T tc = m_tanh(cn[j]);
     const T dcn = gdc[j] + gdh[j] * o * (T(1) - tc * tc);
     dg[j] = dcn * g * i * (T(1) - i);
@@ -104,26 +105,25 @@ LUCID_RNN_CLONES void lstm_backward_row(T* __restrict dg, T* __restrict dcp, con
 }
 
 template <typename T>
-LUCID_RNN_CLONES void gru_row(T* __restrict ho, T* __restrict w, const T* __restrict a, const T* __restrict d,
-                              const T* __restrict hp, int64_t H) {
+LUCID_RNN_CLONES void gru_row(T* __restrict ho, const T* __restrict a, const T* __restrict d, const T* __restrict hp,
+                              int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
     const T r = m_sigmoid(a[j] + d[j]);
     const T z = m_sigmoid(a[H + j] + d[H + j]);
-    const T hn = d[2 * H + j];
-    const T n = m_tanh(a[2 * H + j] + r * hn);
-    w[j] = r;
-    w[H + j] = z;
-    w[2 * H + j] = n;
-    w[3 * H + j] = hn;
+    const T n = m_tanh(a[2 * H + j] + r * d[2 * H + j]);
     ho[j] = n + z * (hp[j] - n);
   }
 }
 
 template <typename T>
 LUCID_RNN_CLONES void gru_backward_row(T* __restrict di, T* __restrict dd, T* __restrict dhp, const T* __restrict g,
-                                       const T* __restrict w, const T* __restrict hp, int64_t H) {
+                                       const T* __restrict a, const T* __restrict d, const T* __restrict hp,
+                                       int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T r = w[j], z = w[H + j], n = w[2 * H + j], hn = w[3 * H + j];
+    const T r = m_sigmoid(a[j] + d[j]);
+    const T z = m_sigmoid(a[H + j] + d[H + j]);
+    const T hn = d[2 * H + j];
+    const T n = m_tanh(a[2 * H + j] + r * hn);
     const T dn = g[j] * (T(1) - z) * (T(1) - n * n);
     const T dz = g[j] * (hp[j] - n) * z * (T(1) - z);
     const T dr = dn * hn * r * (T(1) - r);
@@ -160,56 +160,58 @@ LUCID_RNN_CLONES void rnn_backward_span(T* __restrict d, const T* __restrict g, 
 
 // ---- the kernels: one row function over the batch
 
-void lstm_cell(const TensorImpl& h_out, const TensorImpl& c_out, const TensorImpl& ws, const TensorImpl& gi,
-               const TensorImpl& gh, const TensorImpl& c) {
+void lstm_cell(const TensorImpl& h_out, const TensorImpl& c_out, const TensorImpl& gi, const TensorImpl& gh,
+               const TensorImpl& c) {
   const int64_t B = c.shape()[0], H = c.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(c.dtype(), "lstm_cell", [&]<typename T>() {
     const T *GI = gi.data<T>(), *GH = gh.data<T>(), *C = c.data<T>();
-    T *HO = h_out.data<T>(), *CO = c_out.data<T>(), *W = ws.data<T>();
+    T *HO = h_out.data<T>(), *CO = c_out.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b)
-        lstm_row<T>(HO + b * H, CO + b * H, W + b * 4 * H, GI + b * si, GH + b * sh, C + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) lstm_row<T>(HO + b * H, CO + b * H, GI + b * si, GH + b * sh, C + b * H, H);
     });
   });
 }
 
 void lstm_cell_backward(const TensorImpl& d_gates, const TensorImpl& dc, const TensorImpl& dh, const TensorImpl& dc_out,
-                        const TensorImpl& ws, const TensorImpl& c, const TensorImpl& c_out) {
+                        const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& c, const TensorImpl& c_out) {
   const int64_t B = c.shape()[0], H = c.shape()[1];
+  const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(c.dtype(), "lstm_cell_backward", [&]<typename T>() {
-    const T *DH = dh.data<T>(), *DCO = dc_out.data<T>(), *W = ws.data<T>(), *C = c.data<T>(), *CO = c_out.data<T>();
+    const T *DH = dh.data<T>(), *DCO = dc_out.data<T>(), *GI = gi.data<T>(), *GH = gh.data<T>(), *C = c.data<T>(),
+            *CO = c_out.data<T>();
     T *DG = d_gates.data<T>(), *DC = dc.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
       for (int64_t b = lo; b < hi; ++b)
-        lstm_backward_row<T>(DG + b * 4 * H, DC + b * H, DH + b * H, DCO + b * H, W + b * 4 * H, C + b * H,
+        lstm_backward_row<T>(DG + b * 4 * H, DC + b * H, DH + b * H, DCO + b * H, GI + b * si, GH + b * sh, C + b * H,
                              CO + b * H, H);
     });
   });
 }
 
-void gru_cell(const TensorImpl& h_out, const TensorImpl& ws, const TensorImpl& gi, const TensorImpl& gh,
-              const TensorImpl& h) {
+void gru_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& h) {
   const int64_t B = h.shape()[0], H = h.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(h.dtype(), "gru_cell", [&]<typename T>() {
     const T *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>();
-    T *HO = h_out.data<T>(), *W = ws.data<T>();
+    T* HO = h_out.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b) gru_row<T>(HO + b * H, W + b * 4 * H, GI + b * si, GH + b * sh, HP + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) gru_row<T>(HO + b * H, GI + b * si, GH + b * sh, HP + b * H, H);
     });
   });
 }
 
 void gru_cell_backward(const TensorImpl& dgi, const TensorImpl& dgh, const TensorImpl& dh, const TensorImpl& dh_out,
-                       const TensorImpl& ws, const TensorImpl& h) {
+                       const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& h) {
   const int64_t B = h.shape()[0], H = h.shape()[1];
+  const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(h.dtype(), "gru_cell_backward", [&]<typename T>() {
-    const T *G = dh_out.data<T>(), *W = ws.data<T>(), *HP = h.data<T>();
+    const T *G = dh_out.data<T>(), *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>();
     T *DI = dgi.data<T>(), *DG = dgh.data<T>(), *DH = dh.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
       for (int64_t b = lo; b < hi; ++b)
-        gru_backward_row<T>(DI + b * 3 * H, DG + b * 3 * H, DH + b * H, G + b * H, W + b * 4 * H, HP + b * H, H);
+        gru_backward_row<T>(DI + b * 3 * H, DG + b * 3 * H, DH + b * H, G + b * H, GI + b * si, GH + b * sh,
+                            HP + b * H, H);
     });
   });
 }

@@ -17,9 +17,10 @@ from lucid.nn.parameter import Parameter
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
-def _gates(x, w, b):
-    """x @ w.T (+ b): one GEMM and a broadcast add (measured faster than addmm's scaled sum)."""
-    out = _C.matmul(x, w.mT)
+def _gates(x, w, b, w_t=None):
+    """x @ w.T (+ b): one GEMM and a broadcast add (measured faster than addmm's scaled sum). w_t, when
+    given, is w.T made contiguous (OpenBLAS's NN kernel beats its NT one at these sizes)."""
+    out = _C.matmul(x, w.mT if w_t is None else w_t)
     return out if b is None else out + b
 
 
@@ -355,6 +356,7 @@ class RNNBase(Module):
         first = steps[-1][1] if direction == 1 and T else h0.shape[0]
         h, c = h0[:first], (c0[:first] if lstm else None)
         gis = _C.rnn_time_steps(gi_all, [n for _, n in steps])
+        w_hh_t = w_hh.mT.contiguous()  # once per sequence, for every step's GEMM
         for t in (range(T - 1, -1, -1) if direction == 1 else range(T)):
             n = steps[t][1]
             cur = h.shape[0]
@@ -369,7 +371,7 @@ class RNNBase(Module):
                 if lstm:
                     c = _C.cat([c, c0[cur:n]], 0)
             gi = gis[t]
-            gh = _gates(h, w_hh, b_hh)
+            gh = _gates(h, w_hh, b_hh, w_hh_t)
             if lstm:
                 h, c = _C.fused_lstm_cell(gi, gh, c)
                 if w_hr is not None:
@@ -401,7 +403,7 @@ class RNNBase(Module):
                 b = getattr(self, f"bias_ih_l{layer}{suffix}") if self.bias else None
                 if b is not None and self.mode != "GRU":  # GRU's b_hn sits inside r * (...)
                     b = b + getattr(self, f"bias_hh_l{layer}{suffix}")
-                gi_all = _gates(x, w_ih, b)  # every time step in one GEMM
+                gi_all = _gates(x, w_ih, b, w_ih.mT.contiguous())  # every time step in one GEMM
                 k = layer * D + d
                 out, h_n, c_n = self._layer(gi_all, steps, hx[k], None if cx is None else cx[k], layer, d)
                 outs.append(out)
@@ -446,6 +448,8 @@ class RNNBase(Module):
         else:
             x = data.transpose(0, 1) if self.batch_first else data  # (T, B, I)
             T, B = x.shape[0], x.shape[1]
+            if T == 0:
+                raise ShapeMismatch("Expected sequence length to be larger than 0 in RNN")
             steps = [(t * B, B) for t in range(T)]
             flat = x.reshape(T * B, x.shape[2])
         out, h_n, c_n = self._run(flat, steps, h0, c0)
