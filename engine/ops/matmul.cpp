@@ -31,6 +31,11 @@ bool rows_merge(const Tensor& t) {
   }
   return true;
 }
+// Whether the (B, R, C) operand is column-major: each matrix the transpose of a contiguous one.
+bool col_major(const Tensor& t) {
+  const int64_t r = t->shape()[1], c = t->shape()[2];
+  return r > 1 && c > 1 && t->strides()[1] == 1 && t->strides()[2] == r;
+}
 }  // namespace
 
 Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
@@ -81,9 +86,18 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   gemm_kernel(a->device())(*out, *a3, *b3);
   record("BmmBackward0", {&a3, &b3}, {&out}, {SavedTensor(a3, false), SavedTensor(b3, false)},
          [](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           // Conjugate transposes (the identity for real tensors: conj returns its input).
-           return std::vector<Tensor>{n.needs_input_grad(0) ? matmul(g[0], transpose(conj(s[1]), 1, 2)) : nullptr,
-                                      n.needs_input_grad(1) ? matmul(transpose(conj(s[0]), 1, 2), g[0]) : nullptr};
+           // Conjugate transposes (the identity for real tensors: conj returns its input). A column-major
+           // operand (the transpose of a contiguous matrix, as weight.mT in linear) gets its gradient in
+           // its own layout, as the transpose of a row-major GEMM: the gradient that reaches the matrix
+           // is then contiguous, and no transposing copy follows.
+           Tensor ga, gb;
+           if (n.needs_input_grad(0))
+             ga = col_major(s[0]) ? transpose(matmul(conj(s[1]), transpose(g[0], 1, 2)), 1, 2)
+                                  : matmul(g[0], transpose(conj(s[1]), 1, 2));
+           if (n.needs_input_grad(1))
+             gb = col_major(s[1]) ? transpose(matmul(transpose(g[0], 1, 2), conj(s[0])), 1, 2)
+                                  : matmul(transpose(conj(s[0]), 1, 2), g[0]);
+           return std::vector<Tensor>{ga, gb};
          });
   Shape final_shape = batch;
   if (!a1) final_shape.push_back(M);

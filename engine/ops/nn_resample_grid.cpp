@@ -22,20 +22,42 @@ std::string sizes(const Shape& s) {
   return os.str();
 }
 
-// x (N, C, D, H, W), grid (N, S, nd) contiguous; returns {gx, ggrid} (either empty when not wanted).
+Tensor zeros_like_(const Tensor& t) { return zeros(t->shape(), t->dtype(), t->device()); }
+
+// The vjp of the backward (double backward) for the cotangents U of gx and V of ggrid: {dg, dx, dgrid}.
+// Its own vjp (third order) is not implemented.
+std::vector<Tensor> grid_double_backward(const Tensor& U_in, const Tensor& V_in, const Tensor& g, const Tensor& x,
+                                         const Tensor& grid, const GridOpts& o) {
+  Tensor U = U_in ? contiguous(U_in) : Tensor(), V = V_in ? contiguous(V_in) : Tensor();
+  Tensor dg = zeros_like_(g), dx = zeros_like_(x), dgrid = zeros_like_(grid);
+  if (g->numel())
+    grid_sample_double_backward_kernel(x->device())(*dg, *dx, *dgrid, *g, *x, *grid, U ? U.get() : nullptr,
+                                                    V ? V.get() : nullptr, o);
+  record("GridSamplerBackwardBackwardBackward0", {&U_in, &V_in, &g, &x, &grid}, {&dg, &dx, &dgrid}, {},
+         [](Node&, std::vector<Tensor>&, std::vector<Tensor>&) -> std::vector<Tensor> {
+           LUCID_FAIL(NotImplemented, "[grid_sampler] derivatives above the second are not implemented");
+         });
+  return {dg, dx, dgrid};
+}
+
+// x (N, C, D, H, W), grid (N, S, nd) contiguous: {gx, ggrid} for the output gradient g (N, C, S); either is
+// null when not wanted. Recorded (both computed) under create_graph, with the double backward as its vjp.
 std::vector<Tensor> grid_backward(const Tensor& g_in, const Tensor& x, const Tensor& grid, const GridOpts& o, bool want_x,
                                   bool want_grid) {
   Tensor g = contiguous(g_in);
-  Tensor gx = want_x ? zeros(x->shape(), x->dtype(), x->device()) : Tensor();
-  Tensor gg = want_grid ? empty(grid->shape(), grid->dtype(), grid->device()) : Tensor();
-  if (g->numel() || (want_grid && gg->numel())) {
-    if (!g->numel()) {  // no channels: the grid gradient is zero
-      gg = zeros(grid->shape(), grid->dtype(), grid->device());
-    } else {
-      grid_sample_backward_kernel(x->device())(want_x ? gx.get() : nullptr, want_grid ? gg.get() : nullptr, *g, *x,
-                                               *grid, o);
-    }
-  }
+  const bool graph = autograd::grad_enabled() && should_record({&g, &x, &grid});
+  if (graph) want_x = want_grid = true;
+  Tensor gx = want_x ? zeros_like_(x) : Tensor();
+  Tensor gg = want_grid ? zeros_like_(grid) : Tensor();
+  if (g->numel() && (want_x || want_grid))
+    grid_sample_backward_kernel(x->device())(want_x ? gx.get() : nullptr, want_grid ? gg.get() : nullptr, *g, *x, *grid,
+                                             o);
+  if (graph)
+    record("GridSamplerBackwardBackward0", {&g, &x, &grid}, {&gx, &gg},
+           {SavedTensor(g, false), SavedTensor(x, false), SavedTensor(grid, false)},
+           [o](Node&, std::vector<Tensor>& uv, std::vector<Tensor>& s) {
+             return grid_double_backward(uv[0], uv[1], s[0], s[1], s[2], o);
+           });
   return {gx, gg};
 }
 
@@ -82,13 +104,9 @@ Tensor grid_sample(const Tensor& x_in, const Tensor& grid_in, GridMode mode, Gri
   Tensor out = empty({N, C, S}, dt, x->device());
   const GridOpts o{mode, padding, align_corners};
   if (out->numel()) grid_sample_kernel(x->device())(*out, *x, *grid, o);
-  const bool wx = autograd::requires_grad(x), wg = autograd::requires_grad(grid);
   record(nd == 2 ? "GridSampler2DBackward0" : "GridSampler3DBackward0", {&x, &grid}, {&out},
-         {SavedTensor(x, false), SavedTensor(grid, false)},
-         [o, wx, wg](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           LUCID_CHECK(!autograd::grad_enabled(), NotImplemented,
-                       "[grid_sampler] double backward (create_graph=True) is not implemented in lucid");
-           return grid_backward(g[0], s[0], s[1], o, wx, wg);
+         {SavedTensor(x, false), SavedTensor(grid, false)}, [o](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           return grid_backward(g[0], s[0], s[1], o, n.needs_input_grad(0), n.needs_input_grad(1));
          });
   Shape os{N, C};
   os.insert(os.end(), gs.begin() + 1, gs.end() - 1);

@@ -1,7 +1,9 @@
 """lucid.nn.functional, attention: scaled_dot_product_attention (fused engine kernel), multi_head_attention_forward, rotary and sinusoidal embeddings."""
+import math
+
 from lucid import _C
 
-__all__ = ["scaled_dot_product_attention"]
+__all__ = ["scaled_dot_product_attention", "multi_head_attention_forward", "repeat_kv"]
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
@@ -11,3 +13,199 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     is_causal: query i sees keys j <= i; enable_gqa: key/value heads (dim -3) divide the query heads."""
     return _C.scaled_dot_product_attention(query, key, value, attn_mask, float(dropout_p), bool(is_causal), scale,
                                            bool(enable_gqa))
+
+
+def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A bool mask (True = masked out) becomes a float mask of target_type with -inf there; a float mask
+    stays (PyTorch's _canonical_mask)."""
+    if mask is None:
+        return None
+    import lucid
+    if mask.dtype == lucid.bool:
+        return lucid.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    if not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    return mask
+
+
+def _none_or_dtype(t):
+    return None if t is None else t.dtype
+
+
+def repeat_kv(x, n_rep):
+    """(batch, kv_heads, seq, head_dim) -> (batch, kv_heads * n_rep, seq, head_dim): each key/value head
+    repeated for the n_rep query heads that share it (repeat_interleave on dim 1)."""
+    if n_rep == 1:
+        return x
+    b, h, s, d = x.shape
+    return x[:, :, None].expand(b, h, n_rep, s, d).reshape(b, h * n_rep, s, d)
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    from lucid.nn.functional import linear
+    E = q.shape[-1]
+    if k is v:
+        if q is k:  # self-attention: one projection
+            return linear(q, w, b).chunk(3, dim=-1)
+        w_q, w_kv = w.split([E, E * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
+        q_proj = linear(q, w_q, b_q)
+        k_proj, v_proj = linear(k, w_kv, b_kv).chunk(2, dim=-1)
+        return q_proj, k_proj, v_proj
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """PyTorch's multi-head attention over (L, N, E) inputs (or unbatched (L, E)); masks use True = masked
+    out. Without need_weights the heads go through the fused scaled_dot_product_attention op."""
+    import lucid
+    from lucid.nn.functional import linear, dropout, softmax, pad
+    is_batched = query.dim() == 3
+    if query.dim() not in (2, 3) or key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"multi_head_attention_forward: query, key and value must all be 2-D (unbatched) or "
+                             f"3-D (batched), got {query.dim()}-D, {key.dim()}-D and {value.dim()}-D")
+    if key_padding_mask is not None:
+        want = 2 if is_batched else 1
+        if key_padding_mask.dim() != want:
+            raise AssertionError(f"for {'batched' if is_batched else 'unbatched'} {query.dim()}-D query, "
+                                 f"key_padding_mask should be {want}-D, got {key_padding_mask.dim()}-D")
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
+                                       query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # the fused op applies causality itself
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {tuple(key.shape[:2])} do not match value's "
+                                 f"{tuple(value.shape[:2])}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {tuple(key.shape)} does not match value shape {tuple(value.shape)}")
+
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        if q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is True but q/k/v_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = linear(query, q_proj_weight, b_q), linear(key, k_proj_weight, b_k), linear(value, v_proj_weight, b_v)
+
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(attn_mask.shape)}, but should be "
+                                   f"{(tgt_len, src_len)}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(attn_mask.shape)}, but should be "
+                                   f"{(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None or static_v is not None:
+            raise AssertionError("bias cannot be added to static key/value.")
+        k = lucid.cat([k, bias_k.expand(1, bsz, embed_dim)])
+        v = lucid.cat([v, bias_v.expand(1, bsz, embed_dim)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    elif bias_k is not None or bias_v is not None:
+        raise AssertionError("bias_k and bias_v must both be given or both be None")
+
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if tuple(static_k.shape) != (bsz * num_heads, static_k.shape[1], head_dim):
+            raise AssertionError(f"expecting static_k of shape {(bsz * num_heads, '*', head_dim)}, got "
+                                 f"{tuple(static_k.shape)}")
+        k = static_k
+    if static_v is None:
+        v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        if tuple(static_v.shape) != (bsz * num_heads, static_v.shape[1], head_dim):
+            raise AssertionError(f"expecting static_v of shape {(bsz * num_heads, '*', head_dim)}, got "
+                                 f"{tuple(static_v.shape)}")
+        v = static_v
+
+    if add_zero_attn:
+        zshape = (bsz * num_heads, 1, head_dim)
+        k = lucid.cat([k, lucid.zeros(zshape, dtype=k.dtype, device=k.device)], dim=1)
+        v = lucid.cat([v, lucid.zeros(zshape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                                 f"{tuple(key_padding_mask.shape)}")
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
+        kpm = kpm.reshape(bsz * num_heads, 1, src_len)
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:
+        q_scaled = q * math.sqrt(1.0 / head_dim)
+        scores = lucid.matmul(q_scaled, k.transpose(-2, -1))
+        if attn_mask is not None:
+            scores = scores + attn_mask
+        w = softmax(scores, dim=-1)
+        if dropout_p > 0.0:
+            w = dropout(w, p=dropout_p)
+        out = lucid.matmul(w, v)
+        out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+        w = w.reshape(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            w = w.mean(dim=1)
+        if not is_batched:
+            out, w = out.squeeze(1), w.squeeze(0)
+        return out, w
+
+    if attn_mask is not None:
+        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.reshape(bsz, num_heads, -1, src_len)
+    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
+    k = k.reshape(bsz, num_heads, src_len, head_dim)
+    v = v.reshape(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, out.shape[1])
+    if not is_batched:
+        out = out.squeeze(1)
+    return out, None

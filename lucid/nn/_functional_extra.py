@@ -1,6 +1,10 @@
 """lucid.nn.functional, the remaining small functionals of PyTorch (bilinear, local_response_norm, normalize,
 the distances, the feature and alpha dropouts, pad). Each is a thin composite of engine ops, spelled as
-PyTorch spells it so that values, gradients and edge cases (eps clamping, pdist order) agree."""
+PyTorch spells it so that values, gradients and edge cases (eps clamping, pdist order) agree.
+Then Lucid's own layers (spec 002): RoPE and fused linear + activation (engine ops, ops/nn_extra.h), the
+sinusoidal / timestep encodings, GRN, NoisyNet's linear, vector quantisation, two-hot, symlog/symexp,
+DropBlock and accuracy; each names the reference it follows where the spec is silent."""
+import math
 import warnings
 
 import lucid
@@ -135,13 +139,13 @@ def _dropout_impl(input, p, training, inplace, feature, alpha):
     """PyTorch's _dropout_impl: a Bernoulli(1 - p) mask, per channel for the feature variants (shape
     (N, C, 1, ...)); alpha dropout sets dropped units to SELU's saturation and rescales to keep mean/var."""
     _check_p(p)
-    if feature and input.dim() < 2:
-        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
-                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
         return input.mul_(0) if inplace else input * 0
+    if feature and input.dim() < 2:
+        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
+                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     shape = _shape(input)[:2] + (1,) * (input.dim() - 2) if feature else _shape(input)
     noise = lucid.bernoulli(lucid.full(shape, 1 - p, dtype=input.dtype, device=input.device))
     if alpha:
@@ -213,3 +217,256 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Alpha dropout of whole channels (dim 1)."""
     return _dropout_impl(input, p, training, inplace, True, True)
+
+
+# ---- Lucid's own layers (spec 002)
+
+__all__ += ["apply_rotary_emb", "sinusoidal_embedding", "sinusoidal_embedding_2d", "timestep_embedding",
+            "global_response_norm", "noisy_linear", "linear_relu", "linear_gelu", "nearest_codebook",
+            "vector_quantize", "two_hot", "straight_through", "symlog", "symexp", "drop_block2d", "drop_block3d",
+            "correct_count", "accuracy"]
+
+
+def apply_rotary_emb(input, position_ids=None, base=10000.0, interleaved=False, rotary_dim=None):
+    """Rotary position embedding (RoFormer) of input (..., seq_len, head_dim), one engine op: each feature pair
+    at position p turns by p * base^(-2i/d). interleaved=True pairs features (2i, 2i+1) (spec 002's "GPT-NeoX"
+    layout; GPT-J's and Meta's Llama complex pairs); False pairs (i, i + d/2) (spec 002's "Llama" layout: Hugging
+    Face's rotate_half). Angles are computed in float64. position_ids broadcast to
+    input.shape[:-1] (a (batch, seq_len) tensor for a (batch, heads, seq_len, head_dim) input applies to every
+    head); None means 0..seq_len-1. rotary_dim < head_dim rotates only the first rotary_dim features (GPT-NeoX's
+    partial rotary) and passes the rest through."""
+    if position_ids is not None and not isinstance(position_ids, lucid.Tensor):
+        position_ids = lucid.tensor(position_ids, device=input.device)
+    if position_ids is not None and position_ids.dim() == 2 and input.dim() == 4:
+        position_ids = position_ids.unsqueeze(1)
+    d = input.shape[-1] if input.dim() else 0
+    if rotary_dim is None or rotary_dim == d:
+        return _C.rope(input, position_ids, float(base), bool(interleaved))
+    if not 0 < rotary_dim <= d:
+        raise ValueError(f"[rope] rotary_dim must be in (0, {d}] for input of shape {_shape(input)}, got {rotary_dim}")
+    rot = _C.rope(input[..., :rotary_dim], position_ids, float(base), bool(interleaved))
+    return lucid.cat([rot, input[..., rotary_dim:]], -1)
+
+
+def _float_dtype(dtype):
+    return dtype if dtype is not None else lucid.get_default_dtype()
+
+
+def _sinusoid(pos, dim, base):
+    """The Transformer's encoding at float64 positions pos (any shape): (..., dim) with
+    out[..., 2i] = sin(pos * base^(-2i/dim)), out[..., 2i+1] = cos(pos * base^(-2i/dim))."""
+    if dim <= 0:
+        raise ValueError(f"[sinusoidal_embedding] embed_dim must be positive, got {dim}")
+    half = (dim + 1) // 2
+    freq = lucid.exp(lucid.arange(half, dtype=lucid.float64, device=pos.device) * (-2.0 * math.log(base) / dim))
+    ang = pos.unsqueeze(-1) * freq
+    out = lucid.stack([lucid.sin(ang), lucid.cos(ang)], -1).flatten(-2)
+    return out[..., :dim]
+
+
+def sinusoidal_embedding(seq_len, embed_dim, base=10000.0, *, dtype=None, device=None):
+    """The fixed positional encoding of "Attention Is All You Need", (seq_len, embed_dim): sin at even features,
+    cos at odd ones, frequency base^(-2i/embed_dim) for the pair i (an odd embed_dim ends with a sin)."""
+    pos = lucid.arange(seq_len, dtype=lucid.float64, device=device)
+    return _sinusoid(pos, embed_dim, base).to(_float_dtype(dtype))
+
+
+def sinusoidal_embedding_2d(height, width, embed_dim, base=10000.0, *, dtype=None, device=None):
+    """2-D sin-cos encoding of a height x width grid (MAE / ViT style), (height * width, embed_dim) in row-major
+    grid order: the first embed_dim / 2 features encode the row with sinusoidal_embedding's formula, the last
+    embed_dim / 2 the column."""
+    if embed_dim % 2:
+        raise ValueError(f"[sinusoidal_embedding_2d] embed_dim must be even, got {embed_dim}")
+    h = lucid.arange(height, dtype=lucid.float64, device=device)
+    w = lucid.arange(width, dtype=lucid.float64, device=device)
+    gh, gw = lucid.meshgrid(h, w, indexing="ij")
+    out = lucid.cat([_sinusoid(gh.reshape(-1), embed_dim // 2, base), _sinusoid(gw.reshape(-1), embed_dim // 2, base)],
+                    -1)
+    return out.to(_float_dtype(dtype))
+
+
+def timestep_embedding(timesteps, dim, max_period=10000.0):
+    """Diffusion timestep features (DiT / ADM): [cos(t f), sin(t f)] with f_i = max_period^(-i/half), i < half =
+    dim // 2, a zero feature appended when dim is odd. timesteps of any shape -> (*timesteps.shape, dim), in the
+    timesteps' float dtype (the default dtype for integer timesteps)."""
+    if not isinstance(timesteps, lucid.Tensor):
+        timesteps = lucid.tensor(timesteps)
+    dt = timesteps.dtype if timesteps.dtype.is_floating_point else lucid.get_default_dtype()
+    half = dim // 2
+    freqs = lucid.exp(lucid.arange(half, dtype=lucid.float64, device=timesteps.device) * (-math.log(max_period) / half))
+    args = timesteps.to(lucid.float64).unsqueeze(-1) * freqs
+    emb = lucid.cat([lucid.cos(args), lucid.sin(args)], -1)
+    if dim % 2:
+        emb = lucid.cat([emb, lucid.zeros_like(emb[..., :1])], -1)
+    return emb.to(dt)
+
+
+def global_response_norm(input, gamma, beta, eps=1e-6, channels_last=True):
+    """ConvNeXt-V2's GRN: G = ||x||_2 over the spatial dims per channel, N = G / (mean of G over channels + eps),
+    out = gamma * (x * N) + beta + x. input (N, *spatial, C) (channels_last) or (N, C, *spatial); gamma and beta
+    have C values."""
+    if input.dim() < 3:
+        raise lucid.ShapeMismatch(f"[global_response_norm] expected an input (N, *spatial, C) or (N, C, *spatial) "
+                                  f"with at least one spatial dim, got shape {_shape(input)}")
+    cdim = input.dim() - 1 if channels_last else 1
+    C = input.shape[cdim]
+    for name, t in (("gamma", gamma), ("beta", beta)):
+        if t.numel() != C:
+            raise lucid.ShapeMismatch(f"[global_response_norm] {name} must have {C} values (the channels of input "
+                                      f"{_shape(input)}), got shape {_shape(t)}")
+    spatial = tuple(range(1, input.dim() - 1)) if channels_last else tuple(range(2, input.dim()))
+    g = lucid.linalg.vector_norm(input, 2, dim=spatial, keepdim=True)
+    n = g / (g.mean(dim=cdim, keepdim=True) + eps)
+    shape = [1] * input.dim()
+    shape[cdim] = C
+    return gamma.reshape(shape) * (input * n) + beta.reshape(shape) + input
+
+
+def noisy_linear(input, weight_mu, weight_sigma, weight_epsilon, bias_mu=None, bias_sigma=None, bias_epsilon=None):
+    """NoisyNet linear layer (Fortunato et al.): y = x (mu_w + sigma_w * eps_w)^T + mu_b + sigma_b * eps_b."""
+    from lucid.nn.functional import linear
+    bias = None
+    if bias_mu is not None:
+        bias = bias_mu if bias_sigma is None else bias_mu + bias_sigma * bias_epsilon
+    return linear(input, weight_mu + weight_sigma * weight_epsilon, bias)
+
+
+def linear_relu(input, weight, bias=None):
+    """relu(input @ weight.T + bias) as one engine op (one GEMM, a fused bias + relu pass)."""
+    return _C.fused_linear_act(input, weight, bias, "relu")
+
+
+def linear_gelu(input, weight, bias=None, approximate="none"):
+    """gelu(input @ weight.T + bias) as one engine op (one GEMM, a fused bias + gelu pass)."""
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"linear_gelu: approximate argument must be either none or tanh, got {approximate!r}")
+    return _C.fused_linear_act(input, weight, bias, "gelu" if approximate == "none" else "gelu_tanh")
+
+
+def nearest_codebook(input, codebook):
+    """Index of the nearest codebook row (squared Euclidean distance, the first on ties) for every vector of
+    input (..., D); codebook (K, D). Returns int64 indices of shape input.shape[:-1]."""
+    if codebook.dim() != 2 or input.dim() < 1 or input.shape[-1] != codebook.shape[1]:
+        raise lucid.ShapeMismatch(f"[nearest_codebook] expected input (..., D) and codebook (K, D), got input "
+                                  f"{_shape(input)} and codebook {_shape(codebook)}")
+    if codebook.shape[0] == 0:
+        raise lucid.ShapeMismatch(f"[nearest_codebook] the codebook is empty (shape {_shape(codebook)})")
+    with lucid.no_grad():
+        flat = input.reshape(-1, input.shape[-1])
+        d = (flat * flat).sum(1, keepdim=True) - 2 * _C.matmul(flat, codebook.mT) + (codebook * codebook).sum(1)
+        return d.argmin(1).reshape(_shape(input)[:-1])
+
+
+def vector_quantize(input, codebook, beta=0.25):
+    """VQ-VAE quantisation (van den Oord et al.): returns (quantized, loss, indices). quantized has the codebook
+    rows' values and passes its gradient straight through to input; loss = mse(q, sg[x]) + beta * mse(x, sg[q])
+    (codebook and commitment terms)."""
+    from lucid.nn.functional import embedding, mse_loss
+    idx = nearest_codebook(input, codebook)
+    q = embedding(idx, codebook)
+    loss = mse_loss(q, input.detach()) + beta * mse_loss(input, q.detach())
+    return straight_through(input, q), loss, idx
+
+
+def two_hot(input, bins):
+    """Two-hot encoding (DreamerV3): each value spreads over its two neighbouring bins (sorted 1-D `bins`) with
+    weights linear in its distance to them; values outside the range go to the end bin. (*input.shape, K)."""
+    if bins.dim() != 1 or bins.numel() == 0:
+        raise lucid.ShapeMismatch(f"[two_hot] expected non-empty 1-D bins, got shape {_shape(bins)}")
+    if not bins.dtype.is_floating_point:
+        raise lucid.DtypeMismatch(f"[two_hot] expected floating-point bins, got {bins.dtype}")
+    K = bins.shape[0]
+    x = input.to(bins.dtype)
+    if K == 1:
+        return lucid.ones(*_shape(x), 1, dtype=bins.dtype, device=bins.device)
+    k = (lucid.searchsorted(bins, x.detach(), right=True) - 1).clamp(0, K - 2)
+    lo, hi = bins[k], bins[k + 1]
+    w_hi = ((x - lo) / (hi - lo)).clamp(0.0, 1.0).unsqueeze(-1)
+    oh_lo, oh_hi = lucid.one_hot(k, K).to(bins.dtype), lucid.one_hot(k + 1, K).to(bins.dtype)
+    return oh_lo * (1 - w_hi) + oh_hi * w_hi
+
+
+def straight_through(input, hard):
+    """The straight-through estimator: the value of `hard`, the gradient of the identity to `input`."""
+    return hard.detach() + (input - input.detach())
+
+
+def symlog(input):
+    """sign(x) log(1 + |x|) (DreamerV3); derivative 1 / (1 + |x|), 1 at 0."""
+    return lucid.where(input >= 0, lucid.log1p(input.clamp_min(0)), -lucid.log1p((-input).clamp_min(0)))
+
+
+def symexp(input):
+    """sign(x) (exp(|x|) - 1), the inverse of symlog; derivative exp(|x|)."""
+    return lucid.where(input >= 0, lucid.expm1(input.clamp_min(0)), -lucid.expm1((-input).clamp_min(0)))
+
+
+def _block_keep_mask(seeds, block_size, nd):
+    """1 - (every block_size^nd block whose top-left corner is a seed): seeds (N, C, *valid) of 0/1."""
+    from lucid.nn.functional import max_pool2d, max_pool3d
+    padded = pad(seeds, [block_size - 1] * (2 * nd))
+    pool = max_pool2d if nd == 2 else max_pool3d
+    return 1 - pool(padded, block_size, stride=1)
+
+
+def _drop_block(name, nd, input, p, block_size, inplace, eps, training):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"drop probability has to be between 0 and 1, but got {p}")
+    if input.dim() != nd + 2:
+        raise lucid.ShapeMismatch(f"[{name}] input should be {nd + 2} dimensional. Got {input.dim()} dimensions "
+                                  f"(shape {_shape(input)}).")
+    if not training or p == 0.0:
+        return input
+    spatial = _shape(input)[2:]
+    block_size = min((block_size,) + spatial)
+    valid = tuple(s - block_size + 1 for s in spatial)
+    gamma = p * math.prod(spatial) / (block_size ** nd * math.prod(valid))
+    seeds = lucid.bernoulli(lucid.full(_shape(input)[:2] + valid, min(gamma, 1.0), dtype=input.dtype,
+                                       device=input.device))
+    mask = _block_keep_mask(seeds, block_size, nd)
+    scale = mask.numel() / (eps + mask.sum())
+    return input.mul_(mask).mul_(scale) if inplace else input * mask * scale
+
+
+def drop_block2d(input, p, block_size, inplace=False, eps=1e-06, training=True):
+    """DropBlock (Ghiasi et al.) over (N, C, H, W), as torchvision.ops.drop_block2d: seeds drawn with rate
+    gamma = p H W / (block_size^2 (H - block_size + 1)(W - block_size + 1)) in the region where a whole block
+    fits, each zeroing a block_size x block_size block; the kept values are scaled by numel / (eps + kept)."""
+    return _drop_block("drop_block2d", 2, input, p, block_size, inplace, eps, training)
+
+
+def drop_block3d(input, p, block_size, inplace=False, eps=1e-06, training=True):
+    """DropBlock over (N, C, D, H, W) (cubic blocks), as torchvision.ops.drop_block3d."""
+    return _drop_block("drop_block3d", 3, input, p, block_size, inplace, eps, training)
+
+
+def correct_count(input, target, k=1):
+    """Number of correct predictions, an int64 scalar tensor. input holds class scores (N, C, ...) (or (C,))
+    with target class indices (N, ...) (or a scalar): a prediction is correct when the target is among the k
+    highest scores; an input of target's shape holds predicted labels, compared with target directly."""
+    if input.dim() == target.dim():
+        if _shape(input) != _shape(target):
+            raise lucid.ShapeMismatch(f"[correct_count] predictions {_shape(input)} and targets {_shape(target)} "
+                                      "differ in shape")
+        return (input == target).sum()
+    cdim = 0 if input.dim() == 1 else 1
+    want = _shape(input)[:cdim] + _shape(input)[cdim + 1:]
+    if input.dim() != target.dim() + 1 or _shape(target) != want:
+        raise lucid.ShapeMismatch(f"[correct_count] expected scores (N, C, ...) and targets (N, ...), got scores "
+                                  f"{_shape(input)} and targets {_shape(target)}")
+    if target.dtype.is_floating_point or target.dtype.is_complex or target.dtype == lucid.bool:
+        raise lucid.DtypeMismatch(f"[correct_count] expected integer class targets, got {target.dtype}")
+    if not 1 <= k <= input.shape[cdim]:
+        raise ValueError(f"[correct_count] k must be in [1, {input.shape[cdim]}] for scores {_shape(input)}, got {k}")
+    with lucid.no_grad():
+        if k == 1:
+            return (input.argmax(cdim) == target).sum()
+        idx = input.topk(k, cdim).indices
+        return (idx == target.unsqueeze(cdim)).any(cdim).sum()
+
+
+def accuracy(input, target, k=1):
+    """The fraction of correct predictions (correct_count / number of targets), a float scalar tensor."""
+    n = correct_count(input, target, k)
+    return n.to(lucid.get_default_dtype()) / target.numel() if target.numel() else \
+        lucid.tensor(float("nan"), device=input.device)

@@ -182,3 +182,28 @@ def test_errors():
     with pytest.raises(lucid.ShapeMismatch):
         lucid._C._adam_step_([q, p], [z(3), z(4)], [z(3), z(3)], [z(3), z(3)], None, [step, z([])], **adam)
     assert q.tolist() == [1.0, 1.0, 1.0] and step.item() == 0.0
+
+
+def test_column_major_matmul_operands_get_contiguous_grads(torch):
+    """linear's weight.mT (and any transposed operand) gets its gradient in its own layout, so the
+    weight's .grad arrives contiguous, without a transposing copy; values and double backward as torch."""
+    rng = np.random.default_rng(1)
+    a0, b0, w0 = rng.standard_normal((4, 5)), rng.standard_normal((4, 3)), rng.standard_normal((3, 5))
+    la, lb, lw = (lucid.tensor(v, requires_grad=True) for v in (a0, b0, w0))
+    ta, tb, tw = (torch.tensor(v, requires_grad=True) for v in (a0, b0, w0))
+    lout = lucid.nn.functional.linear(la.mT @ lb, lw.mT)            # (5, 3) @ (3, 5)
+    tout = torch.nn.functional.linear(ta.mT @ tb, tw.mT)
+    lg = lucid.autograd.grad((lout * lout).sum(), [la, lb, lw], create_graph=True)
+    tg = torch.autograd.grad((tout * tout).sum(), [ta, tb, tw], create_graph=True)
+    for x, y in zip(lg, tg):
+        np.testing.assert_allclose(x.detach().numpy(), y.detach().numpy(), rtol=1e-10)
+    assert lg[0].is_contiguous()
+    lgg = lucid.autograd.grad(sum((g * g).sum() for g in lg), [la, lb, lw])
+    tgg = torch.autograd.grad(sum((g * g).sum() for g in tg), [ta, tb, tw])
+    for x, y in zip(lgg, tgg):
+        np.testing.assert_allclose(x.numpy(), y.numpy(), rtol=1e-9)
+    model, x, c = nn.Linear(6, 4), lucid.randn(3, 6), lucid.randn(3, 4)
+    with profile() as prof:
+        (model(x) * c).sum().backward()
+    assert model.weight.grad.is_contiguous()
+    assert "copy" not in [e.name for e in prof.events() if e.kind == "kernel"]

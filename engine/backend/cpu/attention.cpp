@@ -4,8 +4,9 @@
 // per-thread buffer. Backward: per key/value head (so dk/dv have one writer), the scores are
 // recomputed block by block from the saved logsumexp: P = exp(S - lse), dS = P * (dP - rowsum(dO*O)).
 // GEMMs go to OpenBLAS (single-threaded inside our parallel region); the row passes (mask, exp,
-// sums) are vectorised per ISA through target_clones.
+// sums) use AVX2 / AVX-512 code picked by the ISA in use (backend/cpu/isa.h).
 #include <cblas.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <bit>
@@ -16,6 +17,7 @@
 
 #include "backend/common/philox.h"
 #include "backend/cpu/dispatch.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/attention.h"
 
@@ -23,7 +25,7 @@ namespace lucid::cpu {
 
 namespace {
 
-constexpr int64_t kBlockQ = 64, kBlockK = 128;
+constexpr int64_t kBlockQ = 64, kBlockK = 512;
 
 // C (M x N, ldc) = alpha * op(A) op(B) + beta * C, row-major.
 template <typename T>
@@ -40,10 +42,11 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* a
     cblas_dgemm(CblasRowMajor, TA, TB, int(M), int(N), int(K), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
 }
 
-// exp(x) for float in a form the vectoriser takes (Cephes' polynomial; 0 below -87.3, as expf's
-// underflow; relative error ~1e-7).
+// exp(x) for float (Cephes' polynomial, relative error ~2e-7; 0 below -87.3 as expf's underflow),
+// scalar and in AVX2 / AVX-512 registers; the vector paths are picked by the ISA in use (isa.h).
 inline float exp_approx(float x) {
-  const float xc = std::min(std::max(x, -87.3f), 88.7f);
+  if (!(x >= -87.3f)) return x != x ? x : 0.0f;
+  const float xc = std::min(x, 88.7f);
   const float fi = std::floor(xc * 1.44269504088896341f + 0.5f);
   const float r = xc - fi * 0.693359375f + fi * 2.12194440e-4f;
   float p = 1.9875691500e-4f;
@@ -53,40 +56,114 @@ inline float exp_approx(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * r * r + r + 1.0f;
-  const int32_t e = (int32_t(fi) + 127) << 23;
-  const float v = y * std::bit_cast<float>(e);
-  return x < -87.3f ? 0.0f : v;
+  return y * __builtin_bit_cast(float, (int32_t(fi) + 127) << 23);
 }
 
-#define LUCID_ATTN_CLONES __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+#define LUCID_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
+#define LUCID_AVX2 __attribute__((target("avx2,fma")))
+
+LUCID_AVX512 inline __m512 exp512(__m512 x) {
+  const __m512 xc = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.3f)), _mm512_set1_ps(88.7f));
+  const __m512 fi = _mm512_roundscale_ps(_mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504088896341f), _mm512_set1_ps(0.5f)),
+                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(fi, _mm512_set1_ps(0.693359375f), xc);
+  r = _mm512_fnmadd_ps(fi, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  const __m512 y = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
+  const __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(fi), _mm512_set1_epi32(127)), 23);
+  const __m512 v = _mm512_mul_ps(y, _mm512_castsi512_ps(e));
+  const __mmask16 keep = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_GE_OQ);
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  return _mm512_mask_mov_ps(_mm512_maskz_mov_ps(keep, v), nan, x);
+}
+
+LUCID_AVX2 inline __m256 exp256(__m256 x) {
+  const __m256 xc = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.7f));
+  const __m256 fi = _mm256_floor_ps(_mm256_fmadd_ps(xc, _mm256_set1_ps(1.44269504088896341f), _mm256_set1_ps(0.5f)));
+  __m256 r = _mm256_fnmadd_ps(fi, _mm256_set1_ps(0.693359375f), xc);
+  r = _mm256_fnmadd_ps(fi, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  const __m256 y = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+  const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(fi), _mm256_set1_epi32(127)), 23);
+  const __m256 v = _mm256_mul_ps(y, _mm256_castsi256_ps(e));
+  const __m256 keep = _mm256_cmp_ps(x, _mm256_set1_ps(-87.3f), _CMP_GE_OQ);
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  return _mm256_blendv_ps(_mm256_and_ps(keep, v), x, nan);
+}
 
 // row[c] = exp(row[c] - m); returns the sum.
-LUCID_ATTN_CLONES float exp_sub_sum_f(float* row, int64_t n, float m) {
-  float s = 0.f;
-  for (int64_t c = 0; c < n; ++c) {
-    const float e = exp_approx(row[c] - m);
-    row[c] = e;
-    s += e;
+LUCID_AVX512 float exp_sub_sum_512(float* row, int64_t n, float m) {
+  const __m512 vm = _mm512_set1_ps(m);
+  __m512 acc = _mm512_setzero_ps();
+  int64_t c = 0;
+  for (; c + 16 <= n; c += 16) {
+    const __m512 e = exp512(_mm512_sub_ps(_mm512_loadu_ps(row + c), vm));
+    _mm512_storeu_ps(row + c, e);
+    acc = _mm512_add_ps(acc, e);
   }
+  if (c < n) {
+    const __mmask16 k = __mmask16((1u << (n - c)) - 1);
+    const __m512 e = _mm512_maskz_mov_ps(k, exp512(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, row + c), vm)));
+    _mm512_mask_storeu_ps(row + c, k, e);
+    acc = _mm512_add_ps(acc, e);
+  }
+  return _mm512_reduce_add_ps(acc);
+}
+LUCID_AVX2 float exp_sub_sum_256(float* row, int64_t n, float m) {
+  const __m256 vm = _mm256_set1_ps(m);
+  __m256 acc = _mm256_setzero_ps();
+  int64_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(row + c), vm));
+    _mm256_storeu_ps(row + c, e);
+    acc = _mm256_add_ps(acc, e);
+  }
+  alignas(32) float t[8];
+  _mm256_store_ps(t, acc);
+  float s = t[0] + t[1] + t[2] + t[3] + t[4] + t[5] + t[6] + t[7];
+  for (; c < n; ++c) s += (row[c] = exp_approx(row[c] - m));
   return s;
 }
-LUCID_ATTN_CLONES float row_max_f(const float* row, int64_t n) {
+float exp_sub_sum_f(float* row, int64_t n, float m) {
+  switch (isa()) {
+    case Isa::AVX512: return exp_sub_sum_512(row, n, m);
+    case Isa::AVX2: return exp_sub_sum_256(row, n, m);
+    default: {
+      float s = 0.f;
+      for (int64_t c = 0; c < n; ++c) s += (row[c] = exp_approx(row[c] - m));
+      return s;
+    }
+  }
+}
+float row_max_f(const float* row, int64_t n) {
   float m = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : m)
   for (int64_t c = 0; c < n; ++c) m = row[c] > m ? row[c] : m;
   return m;
 }
 // ds[c] = p[c] * (ds[c] * f[c] - d), f optional (dropout factors).
-LUCID_ATTN_CLONES void ds_row_f(float* ds, const float* p, const float* f, int64_t n, float d) {
+void ds_row_f(float* ds, const float* p, const float* f, int64_t n, float d) {
   if (f)
     for (int64_t c = 0; c < n; ++c) ds[c] = p[c] * (ds[c] * f[c] - d);
   else
     for (int64_t c = 0; c < n; ++c) ds[c] = p[c] * (ds[c] - d);
 }
-LUCID_ATTN_CLONES void scale_row_f(float* row, int64_t n, float s) {
+void scale_row_f(float* row, int64_t n, float s) {
   for (int64_t c = 0; c < n; ++c) row[c] *= s;
 }
-LUCID_ATTN_CLONES float dot_f(const float* a, const float* b, int64_t n) {
+float dot_f(const float* a, const float* b, int64_t n) {
   float s = 0.f;
+#pragma omp simd reduction(+ : s)
   for (int64_t c = 0; c < n; ++c) s += a[c] * b[c];
   return s;
 }

@@ -45,4 +45,12 @@ LUCID_DECLARE_KERNEL(grid_sample_backward_kernel,
                      void (*)(const TensorImpl* gx, const TensorImpl* ggrid, const TensorImpl& g, const TensorImpl& x,
                               const TensorImpl& grid, const GridOpts& o))
 
+// The vjp of grid_sample_backward_kernel (double backward): for the cotangents U of gx (N, C, D, H, W) and V
+// of ggrid (N, S, nd) (either may be null: zero), writes dg (N, C, S) and dgrid (N, S, nd) and accumulates
+// into dx (N, C, D, H, W) zeroed; all contiguous.
+LUCID_DECLARE_KERNEL(grid_sample_double_backward_kernel,
+                     void (*)(const TensorImpl& dg, const TensorImpl& dx, const TensorImpl& dgrid, const TensorImpl& g,
+                              const TensorImpl& x, const TensorImpl& grid, const TensorImpl* U, const TensorImpl* V,
+                              const GridOpts& o))
+
 }  // namespace lucid

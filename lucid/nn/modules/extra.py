@@ -224,3 +224,209 @@ class CircularPad2d(_CircularPadNd):
 
 class CircularPad3d(_CircularPadNd):
     _n = 6
+
+
+# ---- Lucid's own layers (spec 002)
+
+from lucid.nn.modules.linear import Linear  # noqa: E402
+
+__all__ += ["RotaryEmbedding", "SinusoidalEmbedding", "TimestepEmbedding", "GlobalResponseNorm", "GRN",
+            "NoisyLinear", "LinearReLU", "LinearGELU", "VectorQuantizer", "DropBlock2d", "DropBlock3d"]
+
+
+class RotaryEmbedding(Module):
+    """Rotary position embedding of (..., seq_len, head_dim) inputs (F.apply_rotary_emb); `dim` features are
+    rotated (all of head_dim when it equals head_dim; GPT-NeoX's partial rotary otherwise). No parameters."""
+
+    def __init__(self, dim, base=10000.0, interleaved=False):
+        super().__init__()
+        if dim <= 0 or dim % 2:
+            raise ValueError(f"RotaryEmbedding: dim must be a positive even number, got {dim}")
+        self.dim, self.base, self.interleaved = dim, base, interleaved
+
+    def forward(self, input, position_ids=None):
+        return F.apply_rotary_emb(input, position_ids, self.base, self.interleaved, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, base={self.base}, interleaved={self.interleaved}"
+
+
+class SinusoidalEmbedding(Module):
+    """The Transformer's fixed sinusoidal encoding: forward(positions) gives (*positions.shape, embed_dim)
+    (float positions keep their dtype; integer ones give the default dtype); forward(n) with an int n gives
+    sinusoidal_embedding(n, embed_dim). No parameters."""
+
+    def __init__(self, embed_dim, base=10000.0):
+        super().__init__()
+        self.embed_dim, self.base = embed_dim, base
+
+    def forward(self, positions):
+        import lucid
+        from lucid.nn._functional_extra import _sinusoid
+        if isinstance(positions, int):
+            return F.sinusoidal_embedding(positions, self.embed_dim, self.base)
+        dt = positions.dtype if positions.dtype.is_floating_point else lucid.get_default_dtype()
+        return _sinusoid(positions.to(lucid.float64), self.embed_dim, self.base).to(dt)
+
+    def extra_repr(self):
+        return f"{self.embed_dim}, base={self.base}"
+
+
+class TimestepEmbedding(Module):
+    """Diffusion timestep embedder (DiT's TimestepEmbedder): mlp(timestep_embedding(t, frequency_embedding_size))
+    with mlp = Linear(frequency_embedding_size, hidden_size), SiLU, Linear(hidden_size, hidden_size); state_dict
+    keys mlp.0.weight ... mlp.2.bias as DiT's."""
+
+    def __init__(self, hidden_size, frequency_embedding_size=256, max_period=10000.0, device=None, dtype=None):
+        super().__init__()
+        from lucid.nn.modules.activation import SiLU
+        from lucid.nn.modules.container import Sequential
+        self.frequency_embedding_size, self.max_period = frequency_embedding_size, max_period
+        self.mlp = Sequential(Linear(frequency_embedding_size, hidden_size, device=device, dtype=dtype), SiLU(),
+                              Linear(hidden_size, hidden_size, device=device, dtype=dtype))
+
+    def forward(self, t):
+        emb = F.timestep_embedding(t, self.frequency_embedding_size, self.max_period)
+        return self.mlp(emb.to(self.mlp[0].weight.dtype))
+
+
+class GlobalResponseNorm(Module):
+    """ConvNeXt-V2's Global Response Normalization over (N, *spatial, C) (channels_last) or (N, C, *spatial)
+    inputs; gamma and beta (dim,) start at zero, so the layer starts as the identity."""
+
+    def __init__(self, dim, eps=1e-6, channels_last=True, device=None, dtype=None):
+        super().__init__()
+        import lucid
+        self.dim, self.eps, self.channels_last = dim, eps, channels_last
+        self.gamma = Parameter(lucid.zeros(dim, device=device, dtype=dtype))
+        self.beta = Parameter(lucid.zeros(dim, device=device, dtype=dtype))
+
+    def forward(self, input):
+        return F.global_response_norm(input, self.gamma, self.beta, self.eps, self.channels_last)
+
+    def extra_repr(self):
+        return f"{self.dim}, eps={self.eps}, channels_last={self.channels_last}"
+
+
+GRN = GlobalResponseNorm
+
+
+class NoisyLinear(Module):
+    """NoisyNet linear layer with factorised Gaussian noise (Fortunato et al. 2018): in training
+    y = x (mu_w + sigma_w * eps_w)^T + mu_b + sigma_b * eps_b with eps_w = f(e_out) f(e_in)^T, eps_b = f(e_out),
+    f(e) = sign(e) sqrt(|e|), e ~ N(0, 1); in eval, the mean weights. mu ~ U(-1/sqrt(in), 1/sqrt(in)), sigma =
+    std_init / sqrt(in) (the paper's sigma_0 = 0.5). reset_noise() draws new noise (the buffers
+    weight_epsilon, bias_epsilon)."""
+
+    def __init__(self, in_features, out_features, bias=True, std_init=0.5, device=None, dtype=None):
+        super().__init__()
+        import lucid
+        self.in_features, self.out_features, self.std_init = in_features, out_features, std_init
+        kw = dict(device=device, dtype=dtype)
+        self.weight_mu = Parameter(lucid.empty(out_features, in_features, **kw))
+        self.weight_sigma = Parameter(lucid.empty(out_features, in_features, **kw))
+        self.register_buffer("weight_epsilon", lucid.zeros(out_features, in_features, **kw))
+        if bias:
+            self.bias_mu = Parameter(lucid.empty(out_features, **kw))
+            self.bias_sigma = Parameter(lucid.empty(out_features, **kw))
+            self.register_buffer("bias_epsilon", lucid.zeros(out_features, **kw))
+        else:
+            self.register_parameter("bias_mu", None)
+            self.register_parameter("bias_sigma", None)
+            self.register_buffer("bias_epsilon", None)
+        self.reset_parameters()
+        self.reset_noise()
+
+    def reset_parameters(self):
+        bound = 1 / math.sqrt(self.in_features) if self.in_features else 0.0
+        sigma = self.std_init / math.sqrt(self.in_features) if self.in_features else 0.0
+        init.uniform_(self.weight_mu, -bound, bound)
+        init.constant_(self.weight_sigma, sigma)
+        if self.bias_mu is not None:
+            init.uniform_(self.bias_mu, -bound, bound)
+            init.constant_(self.bias_sigma, sigma)
+
+    @staticmethod
+    def _scaled_noise(n, like):
+        import lucid
+        e = lucid.randn(n, dtype=like.dtype, device=like.device)
+        return e.sign() * e.abs().sqrt()
+
+    def reset_noise(self):
+        import lucid
+        with lucid.no_grad():
+            e_in = self._scaled_noise(self.in_features, self.weight_epsilon)
+            e_out = self._scaled_noise(self.out_features, self.weight_epsilon)
+            self.weight_epsilon.copy_(lucid.outer(e_out, e_in))
+            if self.bias_epsilon is not None:
+                self.bias_epsilon.copy_(e_out)
+
+    def forward(self, input):
+        if not self.training:
+            return F.linear(input, self.weight_mu, self.bias_mu)
+        return F.noisy_linear(input, self.weight_mu, self.weight_sigma, self.weight_epsilon, self.bias_mu,
+                              self.bias_sigma, self.bias_epsilon)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias_mu is not None}, "
+                f"std_init={self.std_init}")
+
+
+class LinearReLU(Linear):
+    """relu(Linear(x)) as one fused engine op; Linear's parameters, initialisation and state_dict keys."""
+
+    def forward(self, input):
+        return F.linear_relu(input, self.weight, self.bias)
+
+
+class LinearGELU(Linear):
+    """gelu(Linear(x)) as one fused engine op; approximate as F.gelu's."""
+
+    def __init__(self, in_features, out_features, bias=True, approximate="none", device=None, dtype=None):
+        super().__init__(in_features, out_features, bias, device, dtype)
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.linear_gelu(input, self.weight, self.bias, self.approximate)
+
+    def extra_repr(self):
+        return super().extra_repr() + f", approximate={self.approximate!r}"
+
+
+class VectorQuantizer(Module):
+    """VQ-VAE codebook (van den Oord et al.): forward(z) with z (..., embedding_dim) returns (quantized, loss,
+    indices) as F.vector_quantize; the codebook is `embedding.weight` (num_embeddings, embedding_dim), initialised
+    U(-1/num_embeddings, 1/num_embeddings) as in the common VQ-VAE/VQGAN code."""
+
+    def __init__(self, num_embeddings, embedding_dim, beta=0.25, device=None, dtype=None):
+        super().__init__()
+        from lucid.nn.modules.sparse import Embedding
+        self.num_embeddings, self.embedding_dim, self.beta = num_embeddings, embedding_dim, beta
+        self.embedding = Embedding(num_embeddings, embedding_dim, device=device, dtype=dtype)
+        init.uniform_(self.embedding.weight, -1.0 / num_embeddings, 1.0 / num_embeddings)
+
+    def forward(self, input):
+        return F.vector_quantize(input, self.embedding.weight, self.beta)
+
+    def extra_repr(self):
+        return f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, beta={self.beta}"
+
+
+class DropBlock2d(Module):
+    """DropBlock over (N, C, H, W) (torchvision.ops.DropBlock2d): active in training only."""
+    _fn = staticmethod(F.drop_block2d)
+
+    def __init__(self, p, block_size, inplace=False, eps=1e-06):
+        super().__init__()
+        self.p, self.block_size, self.inplace, self.eps = p, block_size, inplace, eps
+
+    def forward(self, input):
+        return self._fn(input, self.p, self.block_size, self.inplace, self.eps, self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}, block_size={self.block_size}, inplace={self.inplace}"
+
+
+class DropBlock3d(DropBlock2d):
+    """DropBlock over (N, C, D, H, W) (torchvision.ops.DropBlock3d)."""
+    _fn = staticmethod(F.drop_block3d)

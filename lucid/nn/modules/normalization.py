@@ -27,8 +27,9 @@ class LayerNorm(Module):
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
             self.weight = Parameter(_empty(self.normalized_shape, device, dtype))
-            self.bias = Parameter(_empty(self.normalized_shape, device, dtype)) if bias else None
-            if not bias:
+            if bias:
+                self.bias = Parameter(_empty(self.normalized_shape, device, dtype))
+            else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
