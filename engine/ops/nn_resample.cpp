@@ -196,8 +196,10 @@ Tensor interpolate(const Tensor& x, int nd, std::vector<int64_t> size, std::vect
   LUCID_CHECK(x->device().type == DeviceType::CPU, NotImplemented, "[" << op << "] runs on CPU only, got a tensor on "
                                                                        << x->device());
   const Dtype dt = x->dtype();
-  LUCID_CHECK(dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::F16 || dt == Dtype::BF16, NotImplemented,
-              "[" << op << "] does not support " << dtype_name(dt) << " tensors");
+  const bool nearest = mode == InterpMode::Nearest || mode == InterpMode::NearestExact;
+  LUCID_CHECK(dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::F16 || dt == Dtype::BF16 ||
+                  (dt == Dtype::U8 && nearest),
+              NotImplemented, "[" << op << "] does not support " << dtype_name(dt) << " tensors");
   std::vector<int64_t> in(x->shape().end() - nd, x->shape().end());
   bool ok = true;
   for (int i = 0; i < nd; ++i) ok = ok && in[size_t(i)] > 0 && size[size_t(i)] > 0;
