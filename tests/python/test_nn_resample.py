@@ -493,3 +493,26 @@ def test_rotate_gradients():
         F.rotate(lucid.randn(2, 1, 3, 3), lucid.tensor([1.0, 2.0, 3.0]))
     with pytest.raises(lucid.errors.DtypeMismatch, match="floating"):
         F.rotate(lucid.zeros(1, 1, 3, 3, dtype=lucid.int64), 10)
+
+
+def test_strided_inputs(torch):
+    x = arr(2, 5, 4, 3)  # a permuted (non-contiguous) view as input
+    lx, tx = lucid.tensor(x).permute(0, 3, 2, 1), torch.tensor(x).permute(0, 3, 2, 1)
+    close(F.interpolate(lx, size=(6, 7), mode="bilinear"),
+          torch.nn.functional.interpolate(tx, size=(6, 7), mode="bilinear"))
+    g = RNG.uniform(-1, 1, (2, 3, 2, 4))  # viewed as a (2, 3, 4, 2) grid through a permute
+    lg, tg = lucid.tensor(g).permute(0, 1, 3, 2), torch.tensor(g).permute(0, 1, 3, 2)
+    close(F.grid_sample(lx, lg, align_corners=False), torch.nn.functional.grid_sample(tx, tg, align_corners=False))
+    p = arr(2, 8, 3, 4)
+    close(F.pixel_shuffle(lucid.tensor(p).transpose(2, 3), 2),
+          torch.nn.functional.pixel_shuffle(torch.tensor(p).transpose(2, 3), 2), 0)
+
+
+def test_cuda_tensors_raise_typed_errors(cuda_device):
+    x = lucid.randn(1, 2, 4, 4).to(cuda_device)
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.interpolate(x, size=(5, 5), mode="bilinear")
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.grid_sample(x, lucid.rand(1, 3, 3, 2).to(cuda_device), align_corners=False)
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.rotate(x, 30.0)

@@ -68,6 +68,33 @@ def test_fused_rnn_cell_gradcheck(nl):
     assert gradgradcheck(f, (gi, gh))
 
 
+@pytest.mark.parametrize("which", ["both", "input", "hidden"])
+def test_fused_cells_with_biases_gradcheck(which):
+    B, H = 2, 3
+    for name, G in [("lstm", 4), ("gru", 3), ("rnn", 1)]:
+        gi, gh, s = leaf(arr(B, G * H)), leaf(arr(B, G * H)), leaf(arr(B, H))
+        bi = leaf(arr(G * H)) if which != "hidden" else None
+        bh = leaf(arr(G * H)) if which != "input" else None
+        if name == "lstm":
+            f = lambda a, b, c, *bs: _C.fused_lstm_cell(a, b, c, *bs)  # noqa: E731
+        elif name == "gru":
+            f = lambda a, b, c, *bs: _C.fused_gru_cell(a, b, c, *bs)  # noqa: E731
+        else:
+            f = lambda a, b, c, *bs: _C.fused_rnn_cell(a, b, "tanh", *bs)  # noqa: E731
+        args = (gi, gh, s) + ((bi, bh) if which == "both" else (bi,) if which == "input" else (None, bh))
+        inputs = tuple(t for t in args if t is not None)
+        g = (lambda a, b, c, h_: f(a, b, c, None, h_)) if which == "hidden" else f  # noqa: E731
+        assert gradcheck(g, inputs)
+        assert gradgradcheck(g, inputs)
+        # the biases act as if added to the gates
+        as_tuple = lambda r: r if isinstance(r, tuple) else (r,)  # noqa: E731
+        plain = f(gi + (bi if bi is not None else 0), gh + (bh if bh is not None else 0), s)
+        for a, b in zip(as_tuple(plain), as_tuple(f(*args))):
+            close(a, b, 1e-12)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="expected biases of shape"):
+        _C.fused_gru_cell(lucid.zeros(2, 6), lucid.zeros(2, 6), lucid.zeros(2, 2), lucid.zeros(5))
+
+
 def test_fused_cells_accept_row_strided_gates():
     big = arr(6, 8)
     gi = lucid.tensor(big)[::2]  # rows 2 apart: unit stride along the gates

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include <immintrin.h>
+
 #include "backend/cpu/vec_rows.h"
 
 #ifndef LUCID_ISA
@@ -50,10 +52,14 @@ inline float hsum(vf v) {
   for (int j = 0; j < W; ++j) s += v[j];
   return s;
 }
-inline bool any(vi m) {
-  int r = 0;
-  for (int j = 0; j < W; ++j) r |= m[j];
-  return r != 0;
+inline bool any(vi m) {  // m: lanes all-ones or zero, as vector comparisons give
+#if defined(__AVX512F__)
+  return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0;
+#elif defined(__AVX2__)
+  return _mm256_movemask_ps((__m256)m) != 0;
+#else
+  return _mm_movemask_ps((__m128)m) != 0;
+#endif
 }
 
 // exp(x): x = n ln2 + r, |r| <= ln2/2, a degree-6 polynomial, 2^n in two halves (n = 128 exact);
@@ -79,7 +85,19 @@ inline vf vexp(vf x) {
   e = x > hi ? splat(kInf) : e;
   return x != x ? x : e;
 }
-inline float sexp(float x) { return vexp(splat(x))[0]; }
+// 1/d for finite d whose reciprocal is a normal float: the hardware estimate and a Newton step.
+inline vf recip(vf d) {
+#if defined(__AVX512F__)
+  const vf r = (vf)_mm512_rcp14_ps((__m512)d);
+  return r * (2.0f - d * r);
+#elif defined(__AVX2__)
+  vf r = (vf)_mm256_rcp_ps((__m256)d);
+  r = r * (2.0f - d * r);
+  return r * (2.0f - d * r);
+#else
+  return 1.0f / d;
+#endif
+}
 
 // Max of a row and whether it holds a NaN.
 inline float row_max(const float* x, int64_t n, bool* nan) {
@@ -312,6 +330,88 @@ void extreme_cols_f32(float* acc, int32_t* idx, const float* p, int64_t k, int32
   }
 }
 
+// x86 max/min: the second operand where either is NaN (so vmax(c, x) keeps a NaN x).
+inline vf vmax(vf a, vf b) {
+#if defined(__AVX512F__)
+  return (vf)_mm512_max_ps((__m512)a, (__m512)b);
+#elif defined(__AVX2__)
+  return (vf)_mm256_max_ps((__m256)a, (__m256)b);
+#else
+  return (vf)_mm_max_ps((__m128)a, (__m128)b);
+#endif
+}
+inline vf vmin(vf a, vf b) {
+#if defined(__AVX512F__)
+  return (vf)_mm512_min_ps((__m512)a, (__m512)b);
+#elif defined(__AVX2__)
+  return (vf)_mm256_min_ps((__m256)a, (__m256)b);
+#else
+  return (vf)_mm_min_ps((__m128)a, (__m128)b);
+#endif
+}
+
+// exp(q) for q <= 1 (NaN through): 2^n by adding n to the exponent bits, n read off the rounding
+// constant's mantissa; 0 below -86.6 (results near the denormal range).
+inline vf vexp_le1(vf q) {
+  const vf lo = splat(-86.6f);
+  const vf qc = vmax(lo, q);
+  const vf magic = splat(12582912.0f);  // 1.5 * 2^23: the low mantissa bits of q/ln2 + magic hold round(q/ln2)
+  const vf tn = qc * 1.44269504088896341f + magic;
+  const vf n = tn - magic;
+  vf r = qc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  vf p = splat(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const vf y = p * (r * r) + r + 1.0f;
+  const vf e = (vf)((((vi)tn - (vi)magic) << 23) + (vi)y);
+  return q < lo ? splat(0.0f) : e;
+}
+
+// gelu(x) = x Phi(x), Phi from Numerical Recipes' erfc (fractional error below 1.2e-7 everywhere,
+// no cancellation in the lower tail), as activation.cpp's scalar formula.
+inline vf gelu_v(vf x) {
+  const vf ax = (vf)((vi)x & 0x7fffffff);
+  const vf z = vmin(splat(12.0f), ax * 0.70710678118654752f);  // erfc(12) is 0 in float; keeps t finite
+  const vf t = recip(0.5f * z + 1.0f);
+  vf p = t * 0.17087277f - 0.82215223f;
+  p = p * t + 1.48851587f;
+  p = p * t - 1.13520398f;
+  p = p * t + 0.27886807f;
+  p = p * t - 0.18628806f;
+  p = p * t + 0.09678418f;
+  p = p * t + 0.37409196f;
+  p = p * t + 1.00002368f;
+  const vf q = p * t - (z * z + 1.26551223f);
+  const vf half_erfc = (0.5f * t) * vexp_le1(q);
+  return x * (x < 0.0f ? half_erfc : 1.0f - half_erfc);
+}
+
+// silu(x) = x / (1 + exp(-x)); the exact quotient where 1/(1 + exp(-x)) would be denormal.
+inline vf silu_v(vf x) {
+  const vf d = vexp(-x) + 1.0f;
+  if (any(x < -80.0f)) return x / d;
+  return x * recip(d);
+}
+
+template <vf (*F)(vf)>
+inline void map_f32(float* o, const float* x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {
+    const vf a = F(ld(x + i)), b = F(ld(x + i + W));
+    st(o + i, a);
+    st(o + i + W, b);
+  }
+  for (; i + W <= n; i += W) st(o + i, F(ld(x + i)));
+  if (i < n) st_part(o + i, F(ld_part(x + i, n - i, 0.0f)), n - i);
+}
+
+void gelu_f32(float* o, const float* x, int64_t n) { map_f32<gelu_v>(o, x, n); }
+void silu_f32(float* o, const float* x, int64_t n) { map_f32<silu_v>(o, x, n); }
+
 void sum_cols_f32(double* acc, const float* p, int64_t k) {
   for (int64_t j = 0; j < k; ++j) acc[j] += double(p[j]);
 }
@@ -328,7 +428,8 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32}),
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32}),
      true);
 }  // namespace
 

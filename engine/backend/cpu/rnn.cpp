@@ -69,14 +69,21 @@ int64_t row_grain(int64_t H) { return std::max<int64_t>(1, kGrainSize / 2 / std:
 #define LUCID_RNN_CLONES __attribute__((flatten))
 #endif
 
-template <typename T>
+// Gate pre-activation j of a row: gates + bias (the bias, of G elements, is shared by every row).
+template <bool Bias, typename T>
+inline T pre(const T* __restrict g, const T* __restrict b, int64_t j) {
+  if constexpr (Bias) return g[j] + b[j];
+  else return g[j];
+}
+
+template <bool Bias, typename T>
 LUCID_RNN_CLONES void lstm_row(T* __restrict ho, T* __restrict co, const T* __restrict a, const T* __restrict d,
-                               const T* __restrict cp, int64_t H) {
+                               const T* __restrict ba, const T* __restrict bd, const T* __restrict cp, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T i = m_sigmoid(a[j] + d[j]);
-    const T f = m_sigmoid(a[H + j] + d[H + j]);
-    const T g = m_tanh(a[2 * H + j] + d[2 * H + j]);
-    const T o = m_sigmoid(a[3 * H + j] + d[3 * H + j]);
+    const T i = m_sigmoid(pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j));
+    const T f = m_sigmoid(pre<Bias>(a, ba, H + j) + pre<Bias>(d, bd, H + j));
+    const T g = m_tanh(pre<Bias>(a, ba, 2 * H + j) + pre<Bias>(d, bd, 2 * H + j));
+    const T o = m_sigmoid(pre<Bias>(a, ba, 3 * H + j) + pre<Bias>(d, bd, 3 * H + j));
     const T cn = f * cp[j] + i * g;
     co[j] = cn;
     ho[j] = o * m_tanh(cn);
@@ -85,15 +92,16 @@ LUCID_RNN_CLONES void lstm_row(T* __restrict ho, T* __restrict co, const T* __re
 
 // The gates are recomputed from the saved pre-activations (no workspace to allocate and write in
 // the forward: its memory traffic cost more than the few exps).
-template <typename T>
+template <bool Bias, typename T>
 LUCID_RNN_CLONES void lstm_backward_row(T* __restrict dg, T* __restrict dcp, const T* __restrict gdh,
                                         const T* __restrict gdc, const T* __restrict a, const T* __restrict d,
-                                        const T* __restrict cp, const T* __restrict cn, int64_t H) {
+                                        const T* __restrict ba, const T* __restrict bd, const T* __restrict cp,
+                                        const T* __restrict cn, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T i = m_sigmoid(a[j] + d[j]);
-    const T f = m_sigmoid(a[H + j] + d[H + j]);
-    const T g = m_tanh(a[2 * H + j] + d[2 * H + j]);
-    const T o = m_sigmoid(a[3 * H + j] + d[3 * H + j]);
+    const T i = m_sigmoid(pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j));
+    const T f = m_sigmoid(pre<Bias>(a, ba, H + j) + pre<Bias>(d, bd, H + j));
+    const T g = m_tanh(pre<Bias>(a, ba, 2 * H + j) + pre<Bias>(d, bd, 2 * H + j));
+    const T o = m_sigmoid(pre<Bias>(a, ba, 3 * H + j) + pre<Bias>(d, bd, 3 * H + j));
     const T tc = m_tanh(cn[j]);
     const T dcn = gdc[j] + gdh[j] * o * (T(1) - tc * tc);
     dg[j] = dcn * g * i * (T(1) - i);
@@ -104,26 +112,26 @@ LUCID_RNN_CLONES void lstm_backward_row(T* __restrict dg, T* __restrict dcp, con
   }
 }
 
-template <typename T>
-LUCID_RNN_CLONES void gru_row(T* __restrict ho, const T* __restrict a, const T* __restrict d, const T* __restrict hp,
-                              int64_t H) {
+template <bool Bias, typename T>
+LUCID_RNN_CLONES void gru_row(T* __restrict ho, const T* __restrict a, const T* __restrict d, const T* __restrict ba,
+                              const T* __restrict bd, const T* __restrict hp, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T r = m_sigmoid(a[j] + d[j]);
-    const T z = m_sigmoid(a[H + j] + d[H + j]);
-    const T n = m_tanh(a[2 * H + j] + r * d[2 * H + j]);
+    const T r = m_sigmoid(pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j));
+    const T z = m_sigmoid(pre<Bias>(a, ba, H + j) + pre<Bias>(d, bd, H + j));
+    const T n = m_tanh(pre<Bias>(a, ba, 2 * H + j) + r * pre<Bias>(d, bd, 2 * H + j));
     ho[j] = n + z * (hp[j] - n);
   }
 }
 
-template <typename T>
+template <bool Bias, typename T>
 LUCID_RNN_CLONES void gru_backward_row(T* __restrict di, T* __restrict dd, T* __restrict dhp, const T* __restrict g,
-                                       const T* __restrict a, const T* __restrict d, const T* __restrict hp,
-                                       int64_t H) {
+                                       const T* __restrict a, const T* __restrict d, const T* __restrict ba,
+                                       const T* __restrict bd, const T* __restrict hp, int64_t H) {
   for (int64_t j = 0; j < H; ++j) {
-    const T r = m_sigmoid(a[j] + d[j]);
-    const T z = m_sigmoid(a[H + j] + d[H + j]);
-    const T hn = d[2 * H + j];
-    const T n = m_tanh(a[2 * H + j] + r * hn);
+    const T r = m_sigmoid(pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j));
+    const T z = m_sigmoid(pre<Bias>(a, ba, H + j) + pre<Bias>(d, bd, H + j));
+    const T hn = pre<Bias>(d, bd, 2 * H + j);
+    const T n = m_tanh(pre<Bias>(a, ba, 2 * H + j) + r * hn);
     const T dn = g[j] * (T(1) - z) * (T(1) - n * n);
     const T dz = g[j] * (hp[j] - n) * z * (T(1) - z);
     const T dr = dn * hn * r * (T(1) - r);
@@ -137,15 +145,16 @@ LUCID_RNN_CLONES void gru_backward_row(T* __restrict di, T* __restrict dd, T* __
   }
 }
 
-template <typename T>
-LUCID_RNN_CLONES void rnn_row(T* __restrict ho, const T* __restrict a, const T* __restrict d, int64_t H, bool relu) {
+template <bool Bias, typename T>
+LUCID_RNN_CLONES void rnn_row(T* __restrict ho, const T* __restrict a, const T* __restrict d, const T* __restrict ba,
+                              const T* __restrict bd, int64_t H, bool relu) {
   if (relu) {
     for (int64_t j = 0; j < H; ++j) {
-      const T v = a[j] + d[j];
+      const T v = pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j);
       ho[j] = v > T(0) ? v : (v != v ? v : T(0));
     }
   } else {
-    for (int64_t j = 0; j < H; ++j) ho[j] = m_tanh(a[j] + d[j]);
+    for (int64_t j = 0; j < H; ++j) ho[j] = m_tanh(pre<Bias>(a, ba, j) + pre<Bias>(d, bd, j));
   }
 }
 
@@ -160,70 +169,97 @@ LUCID_RNN_CLONES void rnn_backward_span(T* __restrict d, const T* __restrict g, 
 
 // ---- the kernels: one row function over the batch
 
+template <typename T>
+const T* ptr(const TensorImpl* t) { return t ? t->data<T>() : nullptr; }
+
 void lstm_cell(const TensorImpl& h_out, const TensorImpl& c_out, const TensorImpl& gi, const TensorImpl& gh,
-               const TensorImpl& c) {
+               const TensorImpl* bi, const TensorImpl* bh, const TensorImpl& c) {
   const int64_t B = c.shape()[0], H = c.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(c.dtype(), "lstm_cell", [&]<typename T>() {
-    const T *GI = gi.data<T>(), *GH = gh.data<T>(), *C = c.data<T>();
+    const T *GI = gi.data<T>(), *GH = gh.data<T>(), *C = c.data<T>(), *BI = ptr<T>(bi), *BH = ptr<T>(bh);
     T *HO = h_out.data<T>(), *CO = c_out.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b) lstm_row<T>(HO + b * H, CO + b * H, GI + b * si, GH + b * sh, C + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) {
+        if (BI) lstm_row<true, T>(HO + b * H, CO + b * H, GI + b * si, GH + b * sh, BI, BH, C + b * H, H);
+        else lstm_row<false, T>(HO + b * H, CO + b * H, GI + b * si, GH + b * sh, BI, BH, C + b * H, H);
+      }
     });
   });
 }
 
 void lstm_cell_backward(const TensorImpl& d_gates, const TensorImpl& dc, const TensorImpl& dh, const TensorImpl& dc_out,
-                        const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& c, const TensorImpl& c_out) {
+                        const TensorImpl& gi, const TensorImpl& gh, const TensorImpl* bi, const TensorImpl* bh,
+                        const TensorImpl& c, const TensorImpl& c_out) {
   const int64_t B = c.shape()[0], H = c.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(c.dtype(), "lstm_cell_backward", [&]<typename T>() {
     const T *DH = dh.data<T>(), *DCO = dc_out.data<T>(), *GI = gi.data<T>(), *GH = gh.data<T>(), *C = c.data<T>(),
-            *CO = c_out.data<T>();
+            *CO = c_out.data<T>(), *BI = ptr<T>(bi), *BH = ptr<T>(bh);
     T *DG = d_gates.data<T>(), *DC = dc.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b)
-        lstm_backward_row<T>(DG + b * 4 * H, DC + b * H, DH + b * H, DCO + b * H, GI + b * si, GH + b * sh, C + b * H,
-                             CO + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) {
+        if (BI)
+          lstm_backward_row<true, T>(DG + b * 4 * H, DC + b * H, DH + b * H, DCO + b * H, GI + b * si, GH + b * sh, BI,
+                                     BH, C + b * H, CO + b * H, H);
+        else
+          lstm_backward_row<false, T>(DG + b * 4 * H, DC + b * H, DH + b * H, DCO + b * H, GI + b * si, GH + b * sh,
+                                      BI, BH, C + b * H, CO + b * H, H);
+      }
     });
   });
 }
 
-void gru_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& h) {
+void gru_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, const TensorImpl* bi,
+              const TensorImpl* bh, const TensorImpl& h) {
   const int64_t B = h.shape()[0], H = h.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(h.dtype(), "gru_cell", [&]<typename T>() {
-    const T *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>();
+    const T *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>(), *BI = ptr<T>(bi), *BH = ptr<T>(bh);
     T* HO = h_out.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b) gru_row<T>(HO + b * H, GI + b * si, GH + b * sh, HP + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) {
+        if (BI) gru_row<true, T>(HO + b * H, GI + b * si, GH + b * sh, BI, BH, HP + b * H, H);
+        else gru_row<false, T>(HO + b * H, GI + b * si, GH + b * sh, BI, BH, HP + b * H, H);
+      }
     });
   });
 }
 
 void gru_cell_backward(const TensorImpl& dgi, const TensorImpl& dgh, const TensorImpl& dh, const TensorImpl& dh_out,
-                       const TensorImpl& gi, const TensorImpl& gh, const TensorImpl& h) {
+                       const TensorImpl& gi, const TensorImpl& gh, const TensorImpl* bi, const TensorImpl* bh,
+                       const TensorImpl& h) {
   const int64_t B = h.shape()[0], H = h.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(h.dtype(), "gru_cell_backward", [&]<typename T>() {
-    const T *G = dh_out.data<T>(), *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>();
+    const T *G = dh_out.data<T>(), *GI = gi.data<T>(), *GH = gh.data<T>(), *HP = h.data<T>(), *BI = ptr<T>(bi),
+            *BH = ptr<T>(bh);
     T *DI = dgi.data<T>(), *DG = dgh.data<T>(), *DH = dh.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b)
-        gru_backward_row<T>(DI + b * 3 * H, DG + b * 3 * H, DH + b * H, G + b * H, GI + b * si, GH + b * sh,
-                            HP + b * H, H);
+      for (int64_t b = lo; b < hi; ++b) {
+        if (BI)
+          gru_backward_row<true, T>(DI + b * 3 * H, DG + b * 3 * H, DH + b * H, G + b * H, GI + b * si, GH + b * sh,
+                                    BI, BH, HP + b * H, H);
+        else
+          gru_backward_row<false, T>(DI + b * 3 * H, DG + b * 3 * H, DH + b * H, G + b * H, GI + b * si, GH + b * sh,
+                                     BI, BH, HP + b * H, H);
+      }
     });
   });
 }
 
-void rnn_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, bool relu) {
+void rnn_cell(const TensorImpl& h_out, const TensorImpl& gi, const TensorImpl& gh, const TensorImpl* bi,
+              const TensorImpl* bh, bool relu) {
   const int64_t B = h_out.shape()[0], H = h_out.shape()[1];
   const int64_t si = gi.strides()[0], sh = gh.strides()[0];
   dispatch_float(h_out.dtype(), "rnn_cell", [&]<typename T>() {
-    const T *GI = gi.data<T>(), *GH = gh.data<T>();
+    const T *GI = gi.data<T>(), *GH = gh.data<T>(), *BI = ptr<T>(bi), *BH = ptr<T>(bh);
     T* HO = h_out.data<T>();
     parallel_for(0, B, row_grain(H), [&](int64_t lo, int64_t hi) {
-      for (int64_t b = lo; b < hi; ++b) rnn_row<T>(HO + b * H, GI + b * si, GH + b * sh, H, relu);
+      for (int64_t b = lo; b < hi; ++b) {
+        if (BI) rnn_row<true, T>(HO + b * H, GI + b * si, GH + b * sh, BI, BH, H, relu);
+        else rnn_row<false, T>(HO + b * H, GI + b * si, GH + b * sh, BI, BH, H, relu);
+      }
     });
   });
 }

@@ -24,6 +24,9 @@ struct RowKernels {
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
   // acc[j] += double(p[j]) for j < k.
   void (*sum_cols_f32)(double* acc, const float* p, int64_t k);
+  // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.
+  void (*gelu_f32)(float* o, const float* x, int64_t n);
+  void (*silu_f32)(float* o, const float* x, int64_t n);
 };
 
 void register_row_kernels(Isa isa, const RowKernels& k);
