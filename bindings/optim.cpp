@@ -81,6 +81,12 @@ void init_optim(nb::module_& m) {
   }, nb::arg("params"), nb::arg("grads"), nb::arg("prevs"), nb::arg("step_sizes"), nb::arg("steps"), nb::kw_only(),
      nb::arg("etaminus"), nb::arg("etaplus"), nb::arg("step_size_min"), nb::arg("step_size_max"),
      nb::arg("maximize"));
+  m.def("_sparse_adam_step_", [](const TL& p, const TL& g, const OptTensorList& m1, const OptTensorList& m2,
+                                 const std::vector<int64_t>& steps, double lr, double beta1, double beta2, double eps,
+                                 bool maximize) {
+    sparse_adam_step_(p, g, m1, m2, steps, SparseAdamOptions{lr, beta1, beta2, eps, maximize});
+  }, nb::arg("params"), nb::arg("grads"), nb::arg("exp_avgs"), nb::arg("exp_avg_sqs"), nb::arg("steps"),
+     nb::kw_only(), nb::arg("lr"), nb::arg("beta1"), nb::arg("beta2"), nb::arg("eps"), nb::arg("maximize"));
 }
 
 LUCID_BINDINGS(init_optim)

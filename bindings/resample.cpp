@@ -12,6 +12,9 @@ InterpMode interp_mode(const std::string& m) {
   if (m == "nearest-exact") return InterpMode::NearestExact;
   if (m == "linear") return InterpMode::Linear;
   if (m == "cubic") return InterpMode::Cubic;
+  if (m == "linear-aa") return InterpMode::LinearAA;
+  if (m == "cubic-aa") return InterpMode::CubicAA;
+  if (m == "lanczos-aa") return InterpMode::LanczosAA;
   LUCID_FAIL(Value, "[interpolate] unknown mode '" << m << "'");
 }
 

@@ -10,3 +10,8 @@ __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce", "index_select",
 for _name in __all__:
     globals()[_name] = getattr(_C, _name)
 del _name
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py)
+from lucid import _out  # noqa: E402
+_out.install(globals(), ("gather", "scatter", "scatter_add", "scatter_reduce", "index_select", "index_add",
+                         "index_copy", "masked_select", "take", "take_along_dim", "nonzero"))

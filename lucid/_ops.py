@@ -93,3 +93,13 @@ for _name in UNARY:
 for _alias, _target in (("absolute", "abs"), ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
                         ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"), ("fix", "trunc")):
     setattr(_C.Tensor, _alias, getattr(_C.Tensor, _target))
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py); Tensor methods stay out-less
+from lucid import _out  # noqa: E402
+_ALIAS = {"absolute": "abs", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
+          "arccosh": "acosh", "arctanh": "atanh", "fix": "trunc"}
+_UNARY_OUT = tuple(n for n in UNARY if n != "relu") + tuple(_ALIAS)
+_out.install(globals(), ("add", "sub", "mul", "div") + _UNARY_OUT, overlap=True,
+             direct={**{n: _out.unary_direct(_ALIAS.get(n, n)) for n in _UNARY_OUT},
+                     **{n: _out.binary_direct(n) for n in ("add", "sub", "mul", "div")}})
+_out.install(globals(), ("matmul", "sum"))

@@ -3,6 +3,7 @@
 The engine does the work (engine/ops/products.cpp, einsum.cpp, products_dist.cpp); Tensor methods are
 bound in C++ (bindings/products.cpp). Python only spells arguments (einsum's forms, chain_matmul's *args)."""
 from lucid import _C
+from lucid import _out
 
 __all__ = ["mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "kron", "tensordot", "einsum", "cross",
            "addmm", "addmv", "addr", "addbmm", "baddbmm", "chain_matmul", "cdist"]
@@ -44,7 +45,8 @@ def einsum(*args):
 
 def chain_matmul(*matrices, out=None):
     if out is not None:
-        raise NotImplementedError("chain_matmul(out=) is not supported")
+        _out.check_grad("chain_matmul", matrices, {}, out)
+        return _out.write_out("chain_matmul", _C._chain_matmul(list(matrices)), out)
     return _C._chain_matmul(list(matrices))
 
 
@@ -52,7 +54,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm: the 2-norm ('fro') or a p-norm over dim (all dims by default); 'nuc' needs an SVD."""
     from lucid import linalg
     if out is not None:
-        raise NotImplementedError("norm(out=) is not supported")
+        _out.check_grad("norm", (input,), {}, out)
+        return _out.write_out("norm", norm(input, p, dim, keepdim, dtype=dtype), out)
     dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
     if isinstance(p, str):
         if p == "fro" and (dims is None or len(dims) <= 2):
@@ -63,3 +66,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 
 __all__.append("norm")
 _C.Tensor.norm = norm
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py); Tensor methods stay out-less
+_out.install(globals(), ("mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "kron", "tensordot", "cross",
+                         "addmm", "addmv", "addr", "addbmm", "baddbmm"))

@@ -207,3 +207,7 @@ for _name in __all__:
         setattr(_C.Tensor, _name, globals()[_name])
 _C.Tensor.cumsum_ = _inplace("cumsum", cumsum)
 _C.Tensor.cumprod_ = _inplace("cumprod", cumprod)
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py); the Tensor methods above stay out-less
+from lucid import _out  # noqa: E402
+_out.install(globals(), [n for n in __all__ if n not in ("count_nonzero", "var_mean", "std_mean", "trace")])

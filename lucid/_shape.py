@@ -81,3 +81,9 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_sta
            "swapdims", "flip", "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "pad", "tril",
            "triu", "tril_indices", "triu_indices", "diag", "diag_embed", "diagflat", "block_diag", "meshgrid",
            "broadcast_tensors", "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "cartesian_prod", "combinations"]
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py)
+from lucid import _out  # noqa: E402
+_out.install(globals(), ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
+                         "column_stack"), overlap="any")
+_out.install(globals(), ("tril", "triu", "diag"))

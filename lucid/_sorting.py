@@ -25,3 +25,7 @@ histc = _C.histc
 histogram = _C.histogram
 bincount = _C.bincount
 isin = _C.isin
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py)
+from lucid import _out  # noqa: E402
+_out.install(globals(), [n for n in __all__ if n not in ("argsort", "unique", "unique_consecutive", "bincount")])

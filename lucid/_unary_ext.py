@@ -39,3 +39,12 @@ for _name in ("neg", "negative", "sgn", "bitwise_not", "logical_not", "erfinv", 
 for _alias, _target in (("absolute_", "abs_"), ("arcsin_", "asin_"), ("arccos_", "acos_"), ("arctan_", "atan_"),
                         ("arcsinh_", "asinh_"), ("arccosh_", "acosh_"), ("arctanh_", "atanh_"), ("fix_", "trunc_")):
     setattr(_C.Tensor, _alias, getattr(_C.Tensor, _target))
+
+# out= on the module functions (PyTorch's semantics, lucid/_out.py)
+from lucid import _out  # noqa: E402
+_out.install(globals(), ("neg", "negative", "sgn", "bitwise_not", "logical_not", "isneginf", "isposinf", "signbit",
+                         "erfinv", "lgamma", "digamma", "polygamma", "sinc", "deg2rad", "rad2deg", "round", "logit",
+                         "nan_to_num", "clamp", "clip", "clamp_min", "clamp_max", "angle", "conj_physical"),
+             direct={n: _out.unary_direct("neg" if n == "negative" else n)
+                     for n in ("neg", "negative", "erfinv", "lgamma", "digamma", "sinc", "deg2rad", "rad2deg", "round")},
+             overlap=True)

@@ -1,30 +1,25 @@
 """lucid.linalg: linear-algebra functions with PyTorch's torch.linalg names (products for now:
 matmul, multi_dot, cross, vecdot; norms composed from lucid ops)."""
 from lucid import _C
+from lucid import _out
 
 __all__ = ["matmul", "multi_dot", "cross", "vecdot"]
 
-matmul = _C.matmul
+from lucid._ops import matmul  # noqa: E402  (the module function: takes out=)
 
 
-def multi_dot(tensors, *, out=None):
+def multi_dot(tensors):
     """The product of two or more matrices (the first may be a row, the last a column vector), in the
     order of fewest multiplications."""
-    if out is not None:
-        raise NotImplementedError("multi_dot(out=) is not supported")
     return _C._multi_dot(list(tensors))
 
 
-def cross(input, other, *, dim=-1, out=None):
-    if out is not None:
-        raise NotImplementedError("linalg.cross(out=) is not supported")
+def cross(input, other, *, dim=-1):
     return _C._linalg_cross(input, other, dim=dim)
 
 
-def vecdot(x, y, *, dim=-1, out=None):
+def vecdot(x, y, *, dim=-1):
     """sum(conj(x) * y, dim) with broadcasting."""
-    if out is not None:
-        raise NotImplementedError("linalg.vecdot(out=) is not supported")
     return _C._vecdot(x, y, dim=dim)
 
 
@@ -44,26 +39,20 @@ def _dims(dim):
     return [dim] if isinstance(dim, int) else list(dim)
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """The ord-norm of x over dim (all dims by default): ord 0 counts non-zeros, +-inf takes the
     extreme |x|, any other real p is sum(|x|^p)^(1/p)."""
-    if out is not None:
-        raise NotImplementedError("linalg.vector_norm(out=) is not supported")
     return _C._vector_norm(x, float(ord), _dims(dim), keepdim, dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """Frobenius ('fro'), max column sum (1), max row sum (inf) and their minima (-1, -inf) over the two
     dims. 'nuc' and +-2 need singular values (NotImplementedError until linalg.svd exists)."""
-    if out is not None:
-        raise NotImplementedError("linalg.matrix_norm(out=) is not supported")
     return _C._matrix_norm(A, _ord_name(ord), list(dim), keepdim, dtype)
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """linalg.norm: a vector norm over one dim (or the flattened input), a matrix norm over two."""
-    if out is not None:
-        raise NotImplementedError("linalg.norm(out=) is not supported")
     dims = _dims(dim)
     if ord is None:
         if dims is not None and len(dims) == 2:
@@ -77,3 +66,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 __all__ += ["vector_norm", "matrix_norm", "norm"]
+
+# out= (PyTorch's semantics, lucid/_out.py); norm and the others call the unwrapped functions above
+_plain = {n: globals()[n] for n in ("multi_dot", "cross", "vecdot", "vector_norm", "matrix_norm", "norm")}
+for _n, _f in _plain.items():
+    globals()[_n] = _out.with_out(_f, "linalg_" + _n)
+del _n, _f

@@ -4,6 +4,7 @@
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/out.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -206,6 +207,29 @@ Tensor binary(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alp
   else binary_kernel(dev)(op, *out, *ta, *tb, alpha);
   record_binary(op, ta, tb, out, alpha, std::get_if<Scalar>(&a), std::get_if<Scalar>(&b));
   return out;
+}
+
+bool binary_into(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alpha, const Tensor& out) {
+  const char* name = op_name(op);
+  LUCID_CHECK(std::holds_alternative<Tensor>(a) || std::holds_alternative<Tensor>(b), Type,
+              "[" << name << "] expected at least one tensor operand");
+  const Device dev = pick_device(a, b, name);
+  Dtype r;
+  const Dtype dt = compute_dtype(op, a, b, &r);
+  check_alpha(op, dt, alpha);
+  if ((op == BinaryOp::LogAddExp && is_complex(dt)) || dev != out->device() || dt != out->dtype() ||
+      !out->is_contiguous() || out->numel() == 0)
+    return false;
+  const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), name);
+  if (shape != out->shape()) return false;
+  for (const Operand* x : {&a, &b})
+    if (const Tensor* t = std::get_if<Tensor>(x); t && (*t)->storage() == out->storage()) return false;
+  check_writable(*out, name);
+  Tensor ta = materialize(a, dt, dev, shape);
+  Tensor tb = materialize(b, dt, dev, shape);
+  binary_kernel(dev)(op, *out, *ta, *tb, alpha);
+  out->bump_version();
+  return true;
 }
 
 Tensor binary_(BinaryOp op, const Tensor& self, const Operand& other, const Scalar& alpha) {

@@ -5,10 +5,13 @@
 #include <cmath>
 
 #include "autograd/grad_mode.h"
+#include "backend/kernels/activation.h"
+#include "backend/kernels/blas.h"
 #include "backend/kernels/extra.h"
 #include "ops/activation.h"
 #include "ops/binary.h"
 #include "ops/copy.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/matmul.h"
 #include "ops/nn_extra.h"
@@ -21,14 +24,18 @@ namespace {
 
 bool is_half(Dtype d) { return d == Dtype::F16 || d == Dtype::BF16; }
 
-// x (..., D) rotated by sign * theta; pos: float64 contiguous positions, one per row (or empty).
-Tensor rope_apply(const Tensor& x_in, const Tensor& pos, int64_t T, double base, bool interleaved, double sign) {
+// x (..., D) rotated by sign * theta; pos (distinct float64 positions) and idx (each row's entry of pos)
+// are empty for the implicit positions 0..T-1.
+Tensor rope_apply(const Tensor& x_in, const Tensor& pos, const Tensor& idx, int64_t T, double base, bool interleaved,
+                  double sign) {
   Tensor x = contiguous(x_in);
   Tensor out = TensorImpl::empty(x->shape(), x->dtype(), x->device());
-  if (out->numel()) rope_kernel(x->device())(*out, *x, pos ? pos.get() : nullptr, T, base, interleaved, sign);
+  if (out->numel())
+    rope_kernel(x->device())(*out, *x, pos ? pos.get() : nullptr, idx ? idx.get() : nullptr, T, base, interleaved,
+                             sign);
   record("RopeBackward0", {&x}, {&out}, {},
-         [pos, T, base, interleaved, sign](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-           return std::vector<Tensor>{rope_apply(g[0], pos, T, base, interleaved, -sign)};
+         [pos, idx, T, base, interleaved, sign](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+           return std::vector<Tensor>{rope_apply(g[0], pos, idx, T, base, interleaved, -sign)};
          });
   return out;
 }
@@ -45,7 +52,7 @@ Tensor rope(const Tensor& x, const Tensor* positions, double base, bool interlea
               "[rope] the last dimension (head_dim) must be even, got input of shape " << shape_str(x->shape()));
   LUCID_CHECK(std::isfinite(base) && base > 0, Value, "[rope] base must be a positive number, got " << base);
   const int64_t T = x->dim() >= 2 ? x->shape()[size_t(x->dim() - 2)] : 1;
-  Tensor pos;
+  Tensor pos, idx;
   if (positions) {
     const Tensor& p = *positions;
     LUCID_CHECK(!is_complex(p->dtype()) && p->dtype() != Dtype::Bool, DtypeMismatch,
@@ -62,19 +69,21 @@ Tensor rope(const Tensor& x, const Tensor* positions, double base, bool interlea
                 "[rope] position_ids of shape " << shape_str(p->shape()) << " do not broadcast to the input's "
                                                 << shape_str(rows) << " (input " << shape_str(x->shape()) << ")");
     autograd::GradModeGuard no_grad(false);
-    pos = clone(contiguous(cast(expand(p, rows, "rope"), Dtype::F64)));
+    pos = clone(contiguous(cast(p, Dtype::F64)));  // a copy: later writes to position_ids cannot reach backward
+    Tensor ids = arange(Scalar::from_int(0), Scalar::from_int(p->numel()), Scalar::from_int(1), Dtype::I64, x->device());
+    idx = contiguous(expand(reshape(ids, p->shape()), rows, "rope"));
   }
-  if (is_half(dt)) return cast(rope_apply(cast(x, Dtype::F32), pos, T, base, interleaved, 1.0), dt);
-  return rope_apply(x, pos, T, base, interleaved, 1.0);
+  if (is_half(dt)) return cast(rope_apply(cast(x, Dtype::F32), pos, idx, T, base, interleaved, 1.0), dt);
+  return rope_apply(x, pos, idx, T, base, interleaved, 1.0);
 }
 
 Tensor fused_linear_act(const Tensor& x_in, const Tensor& w_in, const Tensor* b_in, const std::string& act_name) {
-  LinearAct act;
-  if (act_name == "relu") act = LinearAct::Relu;
-  else if (act_name == "gelu") act = LinearAct::Gelu;
-  else if (act_name == "gelu_tanh") act = LinearAct::GeluTanh;
-  else LUCID_FAIL(Value, "[linear_act] unknown activation '" << act_name << "' (expected relu, gelu or gelu_tanh)");
-  const char* op = act == LinearAct::Relu ? "linear_relu" : "linear_gelu";
+  LUCID_CHECK(act_name == "relu" || act_name == "gelu" || act_name == "gelu_tanh", Value,
+              "[linear_act] unknown activation '" << act_name << "' (expected relu, gelu or gelu_tanh)");
+  const bool relu = act_name == "relu";
+  // relu's derivative is threshold(0, 0)'s; gelu's forward and derivatives are the activation family's
+  const ActOp aop = relu ? ActOp::Threshold : act_name == "gelu" ? ActOp::Gelu : ActOp::GeluTanh;
+  const char* op = relu ? "linear_relu" : "linear_gelu";
   LUCID_CHECK(x_in->dim() >= 1 && w_in->dim() == 2 && x_in->shape().back() == w_in->shape()[1], ShapeMismatch,
               "[" << op << "] expected input (..., in_features) and weight (out_features, in_features), got input "
                   << shape_str(x_in->shape()) << " and weight " << shape_str(w_in->shape()));
@@ -98,22 +107,24 @@ Tensor fused_linear_act(const Tensor& x_in, const Tensor& w_in, const Tensor* b_
   const Tensor& x = x_in;
   const Tensor& w = w_in;
   Tensor b = b_in ? *b_in : Tensor();
+  const bool has_b = bool(b);
+  const Device dev = x->device();
   Shape out_shape(x->shape().begin(), x->shape().end() - 1);
   out_shape.push_back(N);
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < x->shape().size(); ++i) rows *= x->shape()[i];
-  Tensor z, y;
-  {
+  // relu works in place in its output (y > 0 exactly where z > 0); gelu keeps the pre-activation z
+  Tensor y = TensorImpl::empty(out_shape, dt, dev);
+  Tensor z = relu ? y : TensorImpl::empty(out_shape, dt, dev);
+  if (y->numel()) {
     autograd::GradModeGuard no_grad(false);
-    z = contiguous(matmul(reshape(x, {rows, K}), transpose(w, 0, 1)));  // transposed w reaches BLAS as a flag
-    Tensor bc = b ? contiguous(b) : Tensor();
-    y = TensorImpl::empty(out_shape, dt, x->device());
-    if (y->numel()) linear_act_epilogue_kernel(x->device())(act, *y, *z, b ? bc.get() : nullptr);
+    if (K) gemm_kernel(dev)(*view(z, {1, rows, N}), *reshape(x, {1, rows, K}), *unsqueeze(transpose(w, 0, 1), 0));
+    else copy_into(z, zeros(out_shape, dt, dev));
+    Tensor bc = has_b ? contiguous(b) : Tensor();
+    if (relu || has_b) linear_act_epilogue_kernel(dev)(relu ? LinearAct::Relu : LinearAct::Identity, *z, bc.get());
+    if (!relu) activation_kernel(dev)(aop, ActParams{}, *y, *z);
   }
-  const bool relu = act == LinearAct::Relu, has_b = bool(b);
-  const ActOp aop = relu ? ActOp::Threshold : act == LinearAct::Gelu ? ActOp::Gelu : ActOp::GeluTanh;
   const Shape x_shape = x->shape();
-  // relu keeps its output (y > 0 exactly where z > 0); gelu keeps the pre-activation z
   record(relu ? "LinearReluBackward0" : "LinearGeluBackward0", {&x, &w, has_b ? &b : nullptr}, {&y},
          {SavedTensor(x, false), SavedTensor(w, false), relu ? SavedTensor(y, true) : SavedTensor(z, false),
           SavedTensor(has_b && !relu ? b : Tensor(), false)},

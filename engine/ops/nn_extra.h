@@ -10,8 +10,9 @@
 namespace lucid {
 
 // Rotary position embedding of x (..., T, D), D even: each pair of features (x_a, x_b) at position p
-// is rotated by theta_i = p * base^(-2i/D), i < D/2. interleaved: pairs (2i, 2i+1) (GPT-J/NeoX-style
-// interleaving as spec 002 names it); otherwise half-split pairs (i, i + D/2) (the Llama layout).
+// is rotated by theta_i = p * base^(-2i/D), i < D/2. interleaved: pairs (2i, 2i+1) (spec 002 calls it
+// the GPT-NeoX layout; it is GPT-J's and Meta's original Llama's complex pairs); otherwise half-split
+// pairs (i, i + D/2) (spec 002's Llama layout: Hugging Face's rotate_half, also GPT-NeoX's own code).
 // positions: optional, any real dtype, broadcastable to x.shape[:-1]; null means p = 0..T-1 along
 // dim -2. No gradient flows to positions.
 Tensor rope(const Tensor& x, const Tensor* positions, double base, bool interleaved);

@@ -3,6 +3,7 @@
 // (aten/src/ATen/native/UpSample.h: nearest indices in float, linear/cubic weights in the input's
 // precision, the same-size shortcut of linear, bicubic's A = -0.75 with clamped taps). The op is linear
 // in x, so its vjp is the adjoint kernel and the adjoint's vjp the forward: double backward is exact.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -45,6 +46,29 @@ void guard(T real, int64_t in, int64_t& idx, T& lambda) {
   lambda = std::min(std::max(real - T(idx), T(0)), T(1));
 }
 
+// PyTorch's _compute_weights_aa (UpSampleKernel.cpp) for float inputs (align_corners_delta = 0).
+template <typename T, typename Filter>
+void aa_axis(ResampleAxis& a, int64_t interp_size, T scale, Filter filter) {
+  const T support = scale >= T(1) ? T(interp_size) * T(0.5) * scale : T(interp_size) * T(0.5);
+  const int64_t K = int64_t(std::ceil(support)) * 2 + 1;
+  const T invscale = scale >= T(1) ? T(1) / scale : T(1);
+  a.K = K;
+  std::vector<T> w(static_cast<size_t>(K));
+  for (int64_t i = 0; i < a.out; ++i) {
+    const T center = scale * (T(i) + T(0.5));
+    const int64_t xmin = std::max<int64_t>(int64_t(center - support + T(0.5)), 0);
+    int64_t xsize = std::min<int64_t>(int64_t(center + support + T(0.5)), a.in) - xmin;
+    xsize = std::clamp<int64_t>(xsize, 0, K);
+    T total = 0;
+    for (int64_t j = 0; j < xsize; ++j) total += (w[size_t(j)] = filter((T(j + xmin) - center + T(0.5)) * invscale));
+    for (int64_t j = 0; j < K; ++j) {
+      const bool in = j < xsize;
+      a.idx.push_back(std::min(xmin + j, a.in - 1));
+      a.w.push_back(in ? double(total != T(0) ? w[size_t(j)] / total : w[size_t(j)]) : 0.0);
+    }
+  }
+}
+
 template <typename T>
 ResampleAxis make_axis(int64_t in, int64_t out, double scale, InterpMode mode, bool align_corners) {
   ResampleAxis a;
@@ -72,6 +96,25 @@ ResampleAxis make_axis(int64_t in, int64_t out, double scale, InterpMode mode, b
       a.idx.insert(a.idx.end(), {i0, i0 + (i0 < in - 1 ? 1 : 0)});
       a.w.insert(a.w.end(), {double(T(1) - l1), double(l1)});
     }
+  } else if (mode == InterpMode::LinearAA) {
+    aa_axis<T>(a, 2, pixel_scale<T>(in, out, align_corners, scale), [](T x) {
+      x = std::abs(x);
+      return x < T(1) ? T(1) - x : T(0);
+    });
+  } else if (mode == InterpMode::CubicAA) {
+    aa_axis<T>(a, 4, pixel_scale<T>(in, out, align_corners, scale), [](T x) {
+      const T A = T(-0.5);
+      x = std::abs(x);
+      if (x < T(1)) return ((A + T(2)) * x - (A + T(3))) * x * x + T(1);
+      if (x < T(2)) return ((A * x - T(5) * A) * x + T(8) * A) * x - T(4) * A;
+      return T(0);
+    });
+  } else if (mode == InterpMode::LanczosAA) {
+    aa_axis<T>(a, 6, pixel_scale<T>(in, out, align_corners, scale), [](T x) {
+      const T pi = T(3.14159265358979323846);
+      auto sinc = [pi](T v) { return v == T(0) ? T(1) : std::sin(pi * v) / (pi * v); };
+      return (x > T(-3) && x < T(3)) ? sinc(x) * sinc(x / T(3)) : T(0);
+    });
   } else {
     a.K = 4;
     const T s = pixel_scale<T>(in, out, align_corners, scale);
@@ -117,11 +160,14 @@ Tensor interp_planes_backward(const Tensor& g_in, const Geom& geo, const Shape& 
 }
 
 const char* op_name(InterpMode mode, int nd) {
-  static const char* names[4][3] = {
+  static const char* names[7][3] = {
       {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"},
       {"upsample_nearest_exact1d", "upsample_nearest_exact2d", "upsample_nearest_exact3d"},
       {"upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d"},
-      {"upsample_bicubic1d", "upsample_bicubic2d", "upsample_bicubic3d"}};
+      {"upsample_bicubic1d", "upsample_bicubic2d", "upsample_bicubic3d"},
+      {"upsample_bilinear1d_aa", "upsample_bilinear2d_aa", "upsample_bilinear3d_aa"},
+      {"upsample_bicubic1d_aa", "upsample_bicubic2d_aa", "upsample_bicubic3d_aa"},
+      {"upsample_lanczos1d_aa", "upsample_lanczos2d_aa", "upsample_lanczos3d_aa"}};
   return names[int(mode)][nd - 1];
 }
 
@@ -139,8 +185,9 @@ std::string sizes_str(const std::vector<int64_t>& v) {
 Tensor interpolate(const Tensor& x, int nd, std::vector<int64_t> size, std::vector<double> scales, InterpMode mode,
                    bool align_corners) {
   LUCID_CHECK(nd >= 1 && nd <= 3, Value, "[interpolate] supports 1 to 3 spatial dims, got " << nd);
+  LUCID_CHECK(int(mode) >= 0 && int(mode) <= 6, Value, "[interpolate] unknown mode " << int(mode));
   const char* op = op_name(mode, nd);
-  LUCID_CHECK(mode != InterpMode::Cubic || nd == 2, NotImplemented, "[" << op << "] bicubic needs a 4-D input");
+  LUCID_CHECK(int(mode) < 3 || nd == 2, NotImplemented, "[" << op << "] needs a 4-D input");
   LUCID_CHECK(x->dim() == nd + 2, ShapeMismatch,
               "[" << op << "] expected a " << nd + 2 << "-D input (N, C, *spatial), got shape " << shape_str(x->shape()));
   LUCID_CHECK(int(size.size()) == nd, Value, "[" << op << "] expected " << nd << " output sizes, got " << size.size());
@@ -149,8 +196,10 @@ Tensor interpolate(const Tensor& x, int nd, std::vector<int64_t> size, std::vect
   LUCID_CHECK(x->device().type == DeviceType::CPU, NotImplemented, "[" << op << "] runs on CPU only, got a tensor on "
                                                                        << x->device());
   const Dtype dt = x->dtype();
-  LUCID_CHECK(dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::F16 || dt == Dtype::BF16, NotImplemented,
-              "[" << op << "] does not support " << dtype_name(dt) << " tensors");
+  const bool nearest = mode == InterpMode::Nearest || mode == InterpMode::NearestExact;
+  LUCID_CHECK(dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::F16 || dt == Dtype::BF16 ||
+                  (dt == Dtype::U8 && nearest),
+              NotImplemented, "[" << op << "] does not support " << dtype_name(dt) << " tensors");
   std::vector<int64_t> in(x->shape().end() - nd, x->shape().end());
   bool ok = true;
   for (int i = 0; i < nd; ++i) ok = ok && in[size_t(i)] > 0 && size[size_t(i)] > 0;

@@ -6,10 +6,13 @@
 #include "backend/kernels/rnn.h"
 #include "ops/binary.h"
 #include "ops/copy.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/nn_rnn.h"
+#include "ops/reduce.h"
 #include "ops/shape.h"
 #include "ops/unary.h"
+#include "ops/view.h"
 
 namespace lucid {
 
@@ -46,32 +49,76 @@ int64_t check_cell(const char* op, const Tensor& gi, const Tensor& gh, const Ten
   return H;
 }
 
+// Outputs are saved as aliases (values only): saving the output itself would make a reference cycle
+// node -> output -> grad_fn -> node, and the graph would outlive its last use when no backward runs.
+
 // Unit stride along the gates (any row stride) for the kernels.
 Tensor rows(const Tensor& t) { return (t->shape()[1] <= 1 || t->strides()[1] == 1) ? t : contiguous(t); }
 
+// The optional biases of a cell: each (G,) of the gates' dtype and device. The kernels take both or
+// neither, so a lone one gets a zero partner (a constant: no gradient flows to it).
+struct Biases {
+  Tensor bi, bh;        // what the kernels read (both defined, or both null)
+  bool has_bi, has_bh;  // which ones the caller gave (the node's inputs)
+  const TensorImpl* pi() const { return bi ? bi.get() : nullptr; }
+  const TensorImpl* ph() const { return bh ? bh.get() : nullptr; }
+};
+
+Biases biases(const char* op, const Tensor& gi, const std::optional<Tensor>& bi, const std::optional<Tensor>& bh) {
+  const int64_t G = gi->shape()[1];
+  for (const auto* b : {&bi, &bh}) {
+    if (!*b) continue;
+    const Tensor& t = **b;
+    LUCID_CHECK(t->dim() == 1 && t->shape()[0] == G, ShapeMismatch,
+                "[" << op << "] expected biases of shape (" << G << ") for gates " << shape_str(gi->shape()) << ", got "
+                    << shape_str(t->shape()));
+    LUCID_CHECK(t->dtype() == gi->dtype(), DtypeMismatch,
+                "[" << op << "] expected biases of dtype " << dtype_name(gi->dtype()) << ", got " << dtype_name(t->dtype()));
+    LUCID_CHECK(t->device() == gi->device(), DeviceMismatch,
+                "[" << op << "] expected biases on " << gi->device() << ", got " << t->device());
+  }
+  Biases r{bi ? contiguous(*bi) : Tensor(), bh ? contiguous(*bh) : Tensor(), bool(bi), bool(bh)};
+  if (r.has_bi != r.has_bh) {
+    Tensor z = zeros({G}, gi->dtype(), gi->device());
+    (r.has_bi ? r.bh : r.bi) = z;
+  }
+  return r;
+}
+
+std::optional<Tensor> cast_opt(const std::optional<Tensor>& t, Dtype d) {
+  return t ? std::optional<Tensor>(cast(*t, d)) : std::nullopt;
+}
+
+// gates + bias, in lucid ops (the create_graph path)
+Tensor with_bias(const Tensor& g, const Tensor& b) { return b ? add(g, b) : g; }
+Tensor bias_grad(const Tensor& d) { return sum(d, Dims(std::vector<int64_t>{0})); }
+
 }  // namespace
 
-std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& c_in) {
+std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& c_in,
+                                          const std::optional<Tensor>& bi_in, const std::optional<Tensor>& bh_in) {
   const int64_t H = check_cell("lstm_cell", gi_in, gh_in, &c_in, 4);
   const Dtype dt = gi_in->dtype();
   if (is_half(dt)) {
-    auto [h, c] = fused_lstm_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), cast(c_in, Dtype::F32));
+    auto [h, c] = fused_lstm_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), cast(c_in, Dtype::F32),
+                                  cast_opt(bi_in, Dtype::F32), cast_opt(bh_in, Dtype::F32));
     return {cast(h, dt), cast(c, dt)};
   }
   Tensor gi = rows(gi_in), gh = rows(gh_in), c = contiguous(c_in);
+  const Biases b = biases("lstm_cell", gi, bi_in, bh_in);
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
   Tensor c_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *ws, *gi, *gh, *c);
-  record("ThnnFusedLstmCellBackward0", {&gi, &gh, &c}, {&h_out, &c_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(ws, false),
-          SavedTensor(c_out, true)},
+  if (B * H) lstm_cell_kernel(gi->device())(*h_out, *c_out, *gi, *gh, b.pi(), b.ph(), *c);
+  record("ThnnFusedLstmCellBackward0", {&gi, &gh, &c, b.has_bi ? &b.bi : nullptr, b.has_bh ? &b.bh : nullptr},
+         {&h_out, &c_out},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(c, false), SavedTensor(alias(c_out), false),
+          SavedTensor(b.bi, false), SavedTensor(b.bh, false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           const Tensor &gi = s[0], &gh = s[1], &c = s[2];
+           const Tensor &gi = s[0], &gh = s[1], &c = s[2], &bi = s[4], &bh = s[5];
            Tensor d_gates, dc;
            if (autograd::grad_enabled()) {  // create_graph: the gates as functions of the inputs
-             std::vector<Tensor> a = split(add(gi, gh), H, 1);
+             std::vector<Tensor> a = split(add(with_bias(gi, bi), with_bias(gh, bh)), H, 1);
              Tensor i = sigmoid(a[0]), f = sigmoid(a[1]), gg = tanh_(a[2]), o = sigmoid(a[3]);
              Tensor tc = tanh_(add(mul(f, c), mul(i, gg)));
              Tensor dcn = add(g[1], mul(mul(g[0], o), one_minus(mul(tc, tc))));
@@ -83,32 +130,42 @@ std::pair<Tensor, Tensor> fused_lstm_cell(const Tensor& gi_in, const Tensor& gh_
              const Dtype dt = c->dtype();
              Tensor dh = contiguous(g[0]->dtype() == dt ? g[0] : cast(g[0], dt));
              Tensor dco = contiguous(g[1]->dtype() == dt ? g[1] : cast(g[1], dt));
-             d_gates = TensorImpl::empty(s[3]->shape(), dt, c->device());
+             d_gates = TensorImpl::empty(gi->shape(), dt, c->device());
              dc = TensorImpl::empty(c->shape(), dt, c->device());
-             if (c->numel()) lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *s[3], *c, *s[4]);
+             if (c->numel())
+               lstm_cell_backward_kernel(c->device())(*d_gates, *dc, *dh, *dco, *gi, *gh, bi ? bi.get() : nullptr,
+                                                      bh ? bh.get() : nullptr, *c, *s[3]);
            }
-           return std::vector<Tensor>{n.needs_input_grad(0) ? d_gates : Tensor(),
-                                      n.needs_input_grad(1) ? d_gates : Tensor(), n.needs_input_grad(2) ? dc : Tensor()};
+           Tensor db = (n.needs_input_grad(3) || n.needs_input_grad(4)) ? bias_grad(d_gates) : Tensor();
+           return std::vector<Tensor>{n.needs_input_grad(0) ? d_gates : Tensor(), n.needs_input_grad(1) ? d_gates : Tensor(),
+                                      n.needs_input_grad(2) ? dc : Tensor(), n.needs_input_grad(3) ? db : Tensor(),
+                                      n.needs_input_grad(4) ? db : Tensor()};
          });
   return {h_out, c_out};
 }
 
-Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in) {
+Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_in, const std::optional<Tensor>& bi_in,
+                      const std::optional<Tensor>& bh_in) {
   const int64_t H = check_cell("gru_cell", gi_in, gh_in, &h_in, 3);
   const Dtype dt = gi_in->dtype();
-  if (is_half(dt)) return cast(fused_gru_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), cast(h_in, Dtype::F32)), dt);
+  if (is_half(dt))
+    return cast(fused_gru_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), cast(h_in, Dtype::F32),
+                               cast_opt(bi_in, Dtype::F32), cast_opt(bh_in, Dtype::F32)),
+                dt);
   Tensor gi = rows(gi_in), gh = rows(gh_in), h = contiguous(h_in);
+  const Biases b = biases("gru_cell", gi, bi_in, bh_in);
   const int64_t B = gi->shape()[0];
   Tensor h_out = TensorImpl::empty({B, H}, dt, gi->device());
-  Tensor ws = TensorImpl::empty({B, 4 * H}, dt, gi->device());
-  if (B * H) gru_cell_kernel(gi->device())(*h_out, *ws, *gi, *gh, *h);
-  record("ThnnFusedGruCellBackward0", {&gi, &gh, &h}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false), SavedTensor(ws, false)},
+  if (B * H) gru_cell_kernel(gi->device())(*h_out, *gi, *gh, b.pi(), b.ph(), *h);
+  record("ThnnFusedGruCellBackward0", {&gi, &gh, &h, b.has_bi ? &b.bi : nullptr, b.has_bh ? &b.bh : nullptr},
+         {&h_out},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h, false), SavedTensor(b.bi, false),
+          SavedTensor(b.bh, false)},
          [H](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           const Tensor &gi = s[0], &gh = s[1], &h = s[2];
+           const Tensor &gi = s[0], &gh = s[1], &h = s[2], &bi = s[3], &bh = s[4];
            Tensor dgi, dgh, dh;
            if (autograd::grad_enabled()) {
-             std::vector<Tensor> a = split(gi, H, 1), b = split(gh, H, 1);
+             std::vector<Tensor> a = split(with_bias(gi, bi), H, 1), b = split(with_bias(gh, bh), H, 1);
              Tensor r = sigmoid(add(a[0], b[0])), z = sigmoid(add(a[1], b[1]));
              Tensor nn = tanh_(add(a[2], mul(r, b[2])));
              Tensor dn = mul(mul(g[0], one_minus(z)), one_minus(mul(nn, nn)));
@@ -123,30 +180,41 @@ Tensor fused_gru_cell(const Tensor& gi_in, const Tensor& gh_in, const Tensor& h_
              dgi = TensorImpl::empty(gi->shape(), dt, h->device());
              dgh = TensorImpl::empty(gi->shape(), dt, h->device());
              dh = TensorImpl::empty(h->shape(), dt, h->device());
-             if (h->numel()) gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *s[3], *h);
+             if (h->numel())
+               gru_cell_backward_kernel(h->device())(*dgi, *dgh, *dh, *go, *gi, *gh, bi ? bi.get() : nullptr,
+                                                     bh ? bh.get() : nullptr, *h);
            }
            return std::vector<Tensor>{n.needs_input_grad(0) ? dgi : Tensor(), n.needs_input_grad(1) ? dgh : Tensor(),
-                                      n.needs_input_grad(2) ? dh : Tensor()};
+                                      n.needs_input_grad(2) ? dh : Tensor(),
+                                      n.needs_input_grad(3) ? bias_grad(dgi) : Tensor(),
+                                      n.needs_input_grad(4) ? bias_grad(dgh) : Tensor()};
          });
   return h_out;
 }
 
-Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::string& nonlinearity) {
+Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::string& nonlinearity,
+                      const std::optional<Tensor>& bi_in, const std::optional<Tensor>& bh_in) {
   LUCID_CHECK(nonlinearity == "tanh" || nonlinearity == "relu", Value,
               "[rnn_cell] unknown nonlinearity '" << nonlinearity << "' (expected 'tanh' or 'relu')");
   const bool relu = nonlinearity == "relu";
   check_cell("rnn_cell", gi_in, gh_in, nullptr, 1);
   const Dtype dt = gi_in->dtype();
-  if (is_half(dt)) return cast(fused_rnn_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), nonlinearity), dt);
+  if (is_half(dt))
+    return cast(fused_rnn_cell(cast(gi_in, Dtype::F32), cast(gh_in, Dtype::F32), nonlinearity,
+                               cast_opt(bi_in, Dtype::F32), cast_opt(bh_in, Dtype::F32)),
+                dt);
   Tensor gi = rows(gi_in), gh = rows(gh_in);
+  const Biases b = biases("rnn_cell", gi, bi_in, bh_in);
   Tensor h_out = TensorImpl::empty(gi->shape(), dt, gi->device());
-  if (h_out->numel()) rnn_cell_kernel(gi->device())(*h_out, *gi, *gh, relu);
-  record(relu ? "RnnReluCellBackward0" : "RnnTanhCellBackward0", {&gi, &gh}, {&h_out},
-         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(h_out, true)},
+  if (h_out->numel()) rnn_cell_kernel(gi->device())(*h_out, *gi, *gh, b.pi(), b.ph(), relu);
+  record(relu ? "RnnReluCellBackward0" : "RnnTanhCellBackward0",
+         {&gi, &gh, b.has_bi ? &b.bi : nullptr, b.has_bh ? &b.bh : nullptr}, {&h_out},
+         {SavedTensor(gi, false), SavedTensor(gh, false), SavedTensor(alias(h_out), false), SavedTensor(b.bi, false),
+          SavedTensor(b.bh, false)},
          [relu](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            Tensor d;
            if (autograd::grad_enabled()) {
-             Tensor pre = add(s[0], s[1]);
+             Tensor pre = add(with_bias(s[0], s[3]), with_bias(s[1], s[4]));
              // relu' = sign(relu(x)) (0 or 1), whose own derivative is 0 as relu'' is
              d = relu ? mul(g[0], unary(UnaryOp::Sign, unary(UnaryOp::Relu, pre)))
                       : [&] { Tensor h = tanh_(pre); return mul(g[0], one_minus(mul(h, h))); }();
@@ -156,9 +224,39 @@ Tensor fused_rnn_cell(const Tensor& gi_in, const Tensor& gh_in, const std::strin
              d = TensorImpl::empty(s[2]->shape(), dt, s[2]->device());
              if (d->numel()) rnn_cell_backward_kernel(d->device())(*d, *go, *s[2], relu);
            }
-           return std::vector<Tensor>{n.needs_input_grad(0) ? d : Tensor(), n.needs_input_grad(1) ? d : Tensor()};
+           Tensor db = (n.needs_input_grad(2) || n.needs_input_grad(3)) ? bias_grad(d) : Tensor();
+           return std::vector<Tensor>{n.needs_input_grad(0) ? d : Tensor(), n.needs_input_grad(1) ? d : Tensor(),
+                                      n.needs_input_grad(2) ? db : Tensor(), n.needs_input_grad(3) ? db : Tensor()};
          });
   return h_out;
+}
+
+std::vector<Tensor> rnn_time_steps(const Tensor& x, const std::vector<int64_t>& sizes) {
+  LUCID_CHECK(x->dim() >= 1, ShapeMismatch, "[rnn_time_steps] expected rows, got a 0-d tensor");
+  int64_t total = 0;
+  for (int64_t n : sizes) {
+    LUCID_CHECK(n >= 0, Value, "[rnn_time_steps] negative step size " << n);
+    total += n;
+  }
+  LUCID_CHECK(total == x->shape()[0], ShapeMismatch,
+              "[rnn_time_steps] step sizes sum to " << total << ", but the input " << shape_str(x->shape()) << " has "
+                                                   << x->shape()[0] << " rows");
+  std::vector<Tensor> out;
+  out.reserve(sizes.size());
+  int64_t off = 0;
+  for (int64_t n : sizes) {
+    Shape s = x->shape();
+    s[0] = n;
+    out.push_back(x->as_view(s, x->strides(), x->storage_offset() + off * x->strides()[0]));
+    off += n;
+  }
+  if (!(autograd::grad_enabled() && autograd::requires_grad(x)) || out.empty()) return out;
+  auto f = [](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) { return std::vector<Tensor>{cat(g, 0)}; };
+  auto node = std::make_shared<FnNode<decltype(f)>>("RnnTimeStepsBackward0", std::vector<SavedTensor>{}, f);
+  std::vector<const Tensor*> outs;
+  for (const Tensor& t : out) outs.push_back(&t);
+  autograd::set_history(node, std::vector<const Tensor*>{&x}, outs);
+  return out;
 }
 
 }  // namespace lucid

@@ -70,4 +70,13 @@ void asgd_step_(const TensorList& params, const TensorList& grads, const OptTens
 void rprop_step_(const TensorList& params, const TensorList& grads, const OptTensorList& prevs,
                  const OptTensorList& step_sizes, const TensorList& steps, const RpropArgs& a);
 
+struct SparseAdamOptions {
+  double lr, beta1, beta2, eps;
+  bool maximize;
+};
+// steps: each parameter's step count after this update (SparseAdam keeps Python ints, as PyTorch).
+// A dense gradient stands for a sparse one: its all-zero rows are the rows absent (kernels/optim.h).
+void sparse_adam_step_(const TensorList& params, const TensorList& grads, const OptTensorList& exp_avgs,
+                       const OptTensorList& exp_avg_sqs, const std::vector<int64_t>& steps, const SparseAdamOptions& o);
+
 }  // namespace lucid

@@ -115,4 +115,19 @@ void rprop_step_(const TensorList& params, const TensorList& grads, const OptTen
   });
 }
 
+void sparse_adam_step_(const TensorList& params, const TensorList& grads, const OptTensorList& exp_avgs,
+                       const OptTensorList& exp_avg_sqs, const std::vector<int64_t>& steps,
+                       const SparseAdamOptions& op) {
+  check("sparse_adam", params, grads, {{"exp_avg", &exp_avgs, true}, {"exp_avg_sq", &exp_avg_sqs, true}}, {});
+  LUCID_CHECK(steps.size() == params.size(), Value,
+              "[sparse_adam] got " << params.size() << " parameters but " << steps.size() << " steps");
+  for (int64_t s : steps) LUCID_CHECK(s >= 1, Value, "[sparse_adam] step must be at least 1, got " << s);
+  for_each_param(params, grads, {&exp_avgs, &exp_avg_sqs}, [&](size_t i, const OptimOperands& o) {
+    const double step = double(steps[i]);
+    const double bc1 = 1 - std::pow(op.beta1, step), bc2 = 1 - std::pow(op.beta2, step);
+    SparseAdamArgs a{op.beta1, op.beta2, op.eps, op.lr * std::sqrt(bc2) / bc1, op.maximize};
+    sparse_adam_kernel(params[i]->device())(o, a);
+  });
+}
+
 }  // namespace lucid

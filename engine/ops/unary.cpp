@@ -8,6 +8,7 @@
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/out.h"
 
 namespace lucid {
 
@@ -191,6 +192,16 @@ Tensor unary(UnaryOp op, const Tensor& x_in) {
            return std::vector<Tensor>{unary_vjp(op, g[0], s[0], s[1])};
          });
   return out;
+}
+
+bool unary_into(UnaryOp op, const Tensor& x, const Tensor& out) {
+  if (!is_floating(x->dtype()) || out->dtype() != x->dtype() || out->device() != x->device() || !out->is_contiguous() ||
+      out->numel() == 0 || out->shape() != x->shape() || out->storage() == x->storage())
+    return false;
+  check_writable(*out, unary_name(op));
+  unary_kernel(x->device())(op, *out, *x);
+  out->bump_version();
+  return true;
 }
 
 Tensor neg(const Tensor& x) { return unary(UnaryOp::Neg, x); }

@@ -139,13 +139,13 @@ def _dropout_impl(input, p, training, inplace, feature, alpha):
     """PyTorch's _dropout_impl: a Bernoulli(1 - p) mask, per channel for the feature variants (shape
     (N, C, 1, ...)); alpha dropout sets dropped units to SELU's saturation and rescales to keep mean/var."""
     _check_p(p)
-    if feature and input.dim() < 2:
-        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
-                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
         return input.mul_(0) if inplace else input * 0
+    if feature and input.dim() < 2:
+        raise lucid.ShapeMismatch(f"[{'feature_alpha_dropout' if alpha else 'feature_dropout'}] Feature dropout "
+                                  f"requires at least 2 dimensions in the input, got shape {_shape(input)}")
     shape = _shape(input)[:2] + (1,) * (input.dim() - 2) if feature else _shape(input)
     noise = lucid.bernoulli(lucid.full(shape, 1 - p, dtype=input.dtype, device=input.device))
     if alpha:
@@ -230,7 +230,8 @@ __all__ += ["apply_rotary_emb", "sinusoidal_embedding", "sinusoidal_embedding_2d
 def apply_rotary_emb(input, position_ids=None, base=10000.0, interleaved=False, rotary_dim=None):
     """Rotary position embedding (RoFormer) of input (..., seq_len, head_dim), one engine op: each feature pair
     at position p turns by p * base^(-2i/d). interleaved=True pairs features (2i, 2i+1) (spec 002's "GPT-NeoX"
-    layout); False pairs (i, i + d/2) (the Llama / Hugging Face rotate_half layout). position_ids broadcast to
+    layout; GPT-J's and Meta's Llama complex pairs); False pairs (i, i + d/2) (spec 002's "Llama" layout: Hugging
+    Face's rotate_half). Angles are computed in float64. position_ids broadcast to
     input.shape[:-1] (a (batch, seq_len) tensor for a (batch, heads, seq_len, head_dim) input applies to every
     head); None means 0..seq_len-1. rotary_dim < head_dim rotates only the first rotary_dim features (GPT-NeoX's
     partial rotary) and passes the rest through."""

@@ -85,8 +85,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if antialias:
-        raise NotImplementedError(f"[interpolate] antialias=True (mode {mode!r}) is not implemented in lucid")
+    if antialias:  # 4-d bilinear / bicubic / lanczos (checked above)
+        aa = {"bilinear": "linear-aa", "bicubic": "cubic-aa", "lanczos": "lanczos-aa"}[mode]
+        if output_size is None:
+            output_size = [_int_trunc(input.shape[i + 2] * scale_factors[i]) for i in range(dim)]
+        return _C.interpolate(input, dim, output_size, scale_factors, aa, bool(align_corners))
     if output_size is None:  # the engine op wants the sizes; the scales set the source-index step
         output_size = [_int_trunc(input.shape[i + 2] * scale_factors[i]) for i in range(dim)]
     if 3 <= input.dim() <= 5:

@@ -10,7 +10,9 @@ from lucid.optim.adagrad import Adagrad  # noqa: F401
 from lucid.optim.adadelta import Adadelta  # noqa: F401
 from lucid.optim.asgd import ASGD  # noqa: F401
 from lucid.optim.rprop import Rprop  # noqa: F401
+from lucid.optim.lbfgs import LBFGS  # noqa: F401
+from lucid.optim.sparse_adam import SparseAdam  # noqa: F401
 from lucid.optim import lr_scheduler  # noqa: F401
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta", "ASGD",
-           "Rprop", "lr_scheduler"]
+           "Rprop", "LBFGS", "SparseAdam", "lr_scheduler"]

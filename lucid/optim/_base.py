@@ -4,7 +4,22 @@
 (`_init_state`), and hands the real floating CPU ones to `_fused_step(group, params, grads, states,
 lr)` (one `_C._<name>_step_` call over the whole list, as torch's foreach/fused paths). Parameters
 the kernels do not take (complex, other devices, a gradient of another dtype) go one by one through
-`_update(p, grad, state, group, lr)`, written over lucid ops."""
+`_update(p, grad, state, group, lr)`, written over lucid ops. With differentiable=True every
+parameter takes that op path with autograd recording (PyTorch's differentiable step), so the updated
+parameters are differentiable with respect to what the update read (initial values, gradients).
+
+foreach/fused/capturable are accepted as PyTorch accepts them (with its checks on combining them);
+lucid's step is fused whatever they say, and capturable (CUDA graphs) changes nothing."""
+
+
+def _check_fused(fused, foreach, differentiable):
+    """PyTorch's constructor checks of the fused flag (SGD, Adam, AdamW, Adagrad)."""
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
 from lucid import _C
 from lucid.autograd.grad_mode import no_grad, enable_grad
 from lucid.optim.optimizer import Optimizer, _to_scalar
@@ -40,6 +55,7 @@ class _PerParamOptimizer(Optimizer):
         state_of = self.state
         for group in self.param_groups:
             params, grads, states, slow = [], [], [], []
+            differentiable = group.get("differentiable", False)
             for p in group["params"]:
                 g = p.grad
                 if g is None:
@@ -47,7 +63,13 @@ class _PerParamOptimizer(Optimizer):
                 state = state_of[p]
                 if len(state) == 0:
                     self._init_state(p, state, group)
-                if _fusable(p, g):
+                if differentiable:
+                    # fresh copies of the state the last step's graph may have saved, so this step's
+                    # in-place updates leave those intact for backward
+                    for k, v in state.items():
+                        if isinstance(v, Tensor) and v.requires_grad:
+                            state[k] = v.clone()
+                if not differentiable and _fusable(p, g):
                     params.append(p)
                     grads.append(g)
                     states.append(state)
@@ -57,7 +79,7 @@ class _PerParamOptimizer(Optimizer):
             if params:
                 self._fused_step(group, params, grads, states, lr)
             if slow:
-                with no_grad():
+                with enable_grad() if differentiable else no_grad():
                     for p, g, state in slow:
                         self._update(p, g if not group.get("maximize", False) else g * -1, state, group, lr)
         return loss

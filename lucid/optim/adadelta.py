@@ -33,8 +33,8 @@ class Adadelta(_PerParamOptimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         square_avg.mul_(rho).add_(grad * grad, alpha=1 - rho)
-        std = square_avg.add(eps).sqrt_()
-        delta = acc_delta.add(eps).sqrt_()
-        delta.div_(std).mul_(grad)
+        std = square_avg.add(eps).sqrt()
+        delta = acc_delta.add(eps).sqrt()
+        delta = delta.div(std).mul(grad)
         acc_delta.mul_(rho).add_(delta * delta, alpha=1 - rho)
         p.add_(delta, alpha=-lr)

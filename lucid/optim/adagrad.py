@@ -1,7 +1,7 @@
 """Adagrad (PyTorch's algorithm: lr_decay, weight_decay, initial_accumulator_value, eps, maximize).
 As in PyTorch, the state of every parameter is created in the constructor."""
 from lucid import _C
-from lucid.optim._base import _PerParamOptimizer, _scalar_tensor, _check
+from lucid.optim._base import _PerParamOptimizer, _scalar_tensor, _check, _check_fused
 from lucid.optim.optimizer import _to_scalar
 
 __all__ = ["Adagrad"]
@@ -16,6 +16,7 @@ class Adagrad(_PerParamOptimizer):
         _check(0.0 <= initial_accumulator_value,
                f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        _check_fused(fused, foreach, differentiable)
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                                       maximize=maximize, differentiable=differentiable, fused=fused))
@@ -39,5 +40,5 @@ class Adagrad(_PerParamOptimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         clr = lr / (1 + (step - 1) * group["lr_decay"])
         state["sum"].add_(grad * grad)
-        std = state["sum"].sqrt().add_(group["eps"])
+        std = state["sum"].sqrt().add(group["eps"])
         p.add_(grad / std, alpha=-clr)

@@ -5,7 +5,7 @@ float32 tensor), exp_avg, exp_avg_sq, max_exp_avg_sq (amsgrad)."""
 import math
 
 from lucid import _C
-from lucid.optim._base import _PerParamOptimizer, _optional
+from lucid.optim._base import _PerParamOptimizer, _check_fused, _optional
 from lucid.optim.optimizer import _to_scalar
 
 Tensor = _C.Tensor
@@ -17,7 +17,7 @@ def _maximum_(dst, src):
     """dst = max(dst, src) elementwise, in place."""
     import lucid
     if hasattr(lucid, "maximum"):
-        return dst.copy_(lucid.maximum(dst, src))
+        return dst.copy_(lucid.maximum(dst.clone(), src))  # (clone: maximum's vjp keeps its inputs)
     import numpy as np  # until the op library's maximum lands
     return dst.copy_(_C.from_numpy(np.ascontiguousarray(np.maximum(dst.numpy(), src.numpy()))))
 
@@ -40,9 +40,9 @@ def _adam_update_ops(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, step, *, 
     bias_correction2_sqrt = math.sqrt(bias_correction2)
     if amsgrad:
         _maximum_(max_exp_avg_sq, exp_avg_sq)
-        denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add(eps)
     else:
-        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add(eps)
     param.add_(exp_avg / denom, alpha=-step_size)
 
 
@@ -62,6 +62,7 @@ class Adam(_PerParamOptimizer):
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_fused(fused, foreach, differentiable)
         betas = tuple(map(_to_scalar, betas))
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,

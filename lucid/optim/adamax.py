@@ -36,6 +36,6 @@ class Adamax(_PerParamOptimizer):
             grad = grad.add(p, alpha=group["weight_decay"])
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.add_(grad.sub(exp_avg), alpha=1 - beta1)
-        _maximum_(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]))
+        _maximum_(exp_inf.mul_(beta2), grad.abs().add(group["eps"]))
         clr = lr / (1 - beta1 ** state["step"].item())
         p.add_(exp_avg / exp_inf, alpha=-clr)

@@ -55,6 +55,6 @@ class NAdam(_PerParamOptimizer):
         exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
         denom = (exp_avg_sq / bias_correction2).sqrt()
         mu_product_next = mu_product * mu_next
-        denom.add_(eps)
+        denom = denom.add(eps)
         p.add_(grad / denom, alpha=-lr * (1.0 - mu) / (1.0 - mu_product))
         p.add_(exp_avg / denom, alpha=-lr * mu_next / (1.0 - mu_product_next))

@@ -50,7 +50,7 @@ def _rmsprop_update(param, grad, state, *, lr, alpha, eps, weight_decay, momentu
         avg = square_avg.sub(grad_avg * grad_avg).sqrt()
     else:
         avg = square_avg.sqrt()
-    avg = avg.add_(eps)
+    avg = avg.add(eps)
     if momentum > 0:
         buf = state["momentum_buffer"]
         buf.mul_(momentum).add_(grad / avg)

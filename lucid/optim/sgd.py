@@ -3,7 +3,7 @@ group's update is one fused engine call (`_C._sgd_step_` over the lists); comple
 other devices take `_sgd_update_ops`, written over lucid ops."""
 from lucid import _C
 from lucid.autograd.grad_mode import no_grad, enable_grad
-from lucid.optim._base import _fusable
+from lucid.optim._base import _check_fused, _fusable
 from lucid.optim.optimizer import Optimizer, _to_scalar
 
 Tensor = _C.Tensor
@@ -62,6 +62,18 @@ def sgd(params, d_p_list, momentum_buffer_list, *, weight_decay, momentum, lr, d
                 momentum_buffer_list[i] = buf
 
 
+def _sgd_differentiable(params, grads, bufs, group):
+    """differentiable=True: the op path with autograd recording (PyTorch's differentiable step)."""
+    with enable_grad():
+        for i, (p, g) in enumerate(zip(params, grads)):
+            buf = _sgd_update_ops(p, g, bufs[i] if group["momentum"] != 0 else None, lr=_to_scalar(group["lr"]),
+                                  momentum=group["momentum"], dampening=group["dampening"],
+                                  nesterov=group["nesterov"], weight_decay=group["weight_decay"],
+                                  maximize=group["maximize"])
+            if group["momentum"] != 0:
+                bufs[i] = buf
+
+
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
                  foreach=None, differentiable=False, fused=None):
@@ -77,6 +89,7 @@ class SGD(Optimizer):
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _check_fused(fused, foreach, differentiable)
         super().__init__(params, defaults)
 
     def __setstate__(self, state):
@@ -105,8 +118,11 @@ class SGD(Optimizer):
                         bufs.append(self.state[p].get("momentum_buffer"))
             if not params:
                 continue
-            sgd(params, grads, bufs, weight_decay=group["weight_decay"], momentum=momentum, lr=group["lr"],
-                dampening=group["dampening"], nesterov=group["nesterov"], maximize=group["maximize"])
+            if group["differentiable"]:
+                _sgd_differentiable(params, grads, bufs, group)
+            else:
+                sgd(params, grads, bufs, weight_decay=group["weight_decay"], momentum=momentum, lr=group["lr"],
+                    dampening=group["dampening"], nesterov=group["nesterov"], maximize=group["maximize"])
             if momentum != 0:
                 for p, buf in zip(params, bufs):
                     self.state[p]["momentum_buffer"] = buf

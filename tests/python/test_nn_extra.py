@@ -151,6 +151,8 @@ def test_errors():
         F.dropout1d(lucid.randn(2, 3, 4, 5))
     with pytest.raises(lucid.ShapeMismatch, match="at least 2 dimensions"):
         F.feature_alpha_dropout(lucid.randn(3), 0.5, True)
+    close(F.feature_alpha_dropout(lucid.ones(3), 0.5, False), np.ones(3), 0)      # as torch: checked only when used
+    close(F.feature_alpha_dropout(lucid.ones(3), 1.0, True), np.zeros(3), 0)
     for cls in (nn.Dropout1d, nn.AlphaDropout):
         with pytest.raises(ValueError):
             cls(-0.1)

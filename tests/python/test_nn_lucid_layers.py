@@ -60,6 +60,24 @@ def test_rope_values(interleaved, dtype, tol):
     close(y, rope_ref(x, np.broadcast_to(p1, (2, 3, 5)), interleaved), tol)
 
 
+def test_rope_matches_reference_code(torch):
+    """Hugging Face Llama's apply_rotary_pos_emb (rotate_half) and GPT-J's rotate_every_two, in float64."""
+    B, H, T, D = 2, 3, 6, 8
+    x, pos = randn(B, H, T, D), RNG.integers(0, 40, (B, T))
+    tx = torch.tensor(x)
+    inv = 1.0 / (10000 ** (torch.arange(0, D, 2, dtype=torch.float64) / D))
+    freqs = torch.tensor(pos, dtype=torch.float64)[..., None] * inv            # (B, T, D/2)
+    emb = torch.cat([freqs, freqs], -1)
+    cos, sin = emb.cos()[:, None], emb.sin()[:, None]
+    rot_half = torch.cat([-tx[..., D // 2:], tx[..., :D // 2]], -1)
+    close(F.apply_rotary_emb(lucid.tensor(x), lucid.tensor(pos)), tx * cos + rot_half * sin, 1e-12)
+    cos2 = freqs.cos().repeat_interleave(2, -1)[:, None]
+    sin2 = freqs.sin().repeat_interleave(2, -1)[:, None]
+    every_two = torch.stack([-tx[..., 1::2], tx[..., ::2]], -1).flatten(-2)
+    close(F.apply_rotary_emb(lucid.tensor(x), lucid.tensor(pos), interleaved=True), tx * cos2 + every_two * sin2,
+          1e-12)
+
+
 def test_rope_layouts_and_partial():
     x = randn(4, 6)
     # the half-split layout is the interleaved one with features permuted
@@ -67,7 +85,7 @@ def test_rope_layouts_and_partial():
     a = F.apply_rotary_emb(lucid.tensor(x)).numpy()
     b = F.apply_rotary_emb(lucid.tensor(x[:, perm]), interleaved=True).numpy()
     close(a[:, perm], b, 1e-12)
-    y = F.apply_rotary_emb(lucid.tensor(randn(2, 4, 10)), rotary_dim=4)
+    assert tuple(F.apply_rotary_emb(lucid.tensor(randn(2, 4, 10)), rotary_dim=4).shape) == (2, 4, 10)
     xx = randn(2, 4, 10)
     y = nn.RotaryEmbedding(4)(lucid.tensor(xx))
     close(y[..., :4], rope_ref(xx[..., :4], np.broadcast_to(np.arange(4.0), (2, 4)), False), 1e-12)
@@ -157,6 +175,12 @@ def test_linear_act_gradcheck(name, kw, ref):
 def test_linear_act_nan_and_modules(torch):
     y = F.linear_relu(lucid.ones(1, 2), lucid.zeros(2, 2), lucid.tensor([float("nan"), 1.0]))
     assert math.isnan(y[0, 0].item()) and y[0, 1].item() == 1.0
+    x0, w0 = lucid.zeros(3, 0, requires_grad=True), lucid.zeros(4, 0, requires_grad=True)   # in_features = 0
+    b0 = lucid.tensor([-1.0, 2.0, 0.5, -3.0], dtype=lucid.float64, requires_grad=True)
+    y = F.linear_gelu(x0.double(), w0.double(), b0)
+    close(y, torch.nn.functional.gelu(torch.tensor(b0.detach().numpy())).expand(3, 4), 1e-12)
+    y.sum().backward()
+    assert tuple(x0.grad.shape) == (3, 0) and tuple(w0.grad.shape) == (4, 0)
     lm = nn.LinearReLU(4, 3)
     assert list(lm.state_dict()) == ["weight", "bias"]
     x = lucid.randn(5, 4)

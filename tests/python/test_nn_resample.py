@@ -82,6 +82,13 @@ INTERP = [
     ((1, 2, 3, 4, 5), dict(scale_factor=1.5, mode="trilinear", align_corners=True)),
     ((1, 2, 4, 4, 6), dict(size=(2, 3, 4), mode="area")),
     ((0, 3, 4, 5), dict(size=(3, 3), mode="bilinear")),  # empty batch
+    # antialiased 4-d modes (PyTorch's separable filters: triangle, Keys a = -0.5, lanczos a = 3)
+    ((2, 3, 9, 11), dict(size=(4, 5), mode="bilinear", antialias=True)),
+    ((2, 3, 9, 11), dict(size=(13, 4), mode="bilinear", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(scale_factor=0.37, mode="bicubic", antialias=True)),
+    ((1, 2, 20, 7), dict(size=(3, 9), mode="bicubic", antialias=True, align_corners=True)),
+    ((2, 3, 9, 11), dict(size=(4, 15), mode="lanczos", antialias=True)),
+    ((1, 1, 5, 5), dict(size=(1, 1), mode="lanczos", antialias=True)),
 ]
 
 
@@ -118,6 +125,16 @@ def test_interpolate_half_dtypes(torch):
         close(y.float(), ty.float(), 1e-2)
 
 
+def test_interpolate_nearest_uint8(torch):
+    x = RNG.integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    for kw in [dict(size=(7, 3)), dict(scale_factor=1.5, mode="nearest-exact")]:
+        y = F.interpolate(lucid.tensor(x), **kw)
+        assert y.dtype == lucid.uint8
+        np.testing.assert_array_equal(y.numpy(), torch.nn.functional.interpolate(torch.tensor(x), **kw).numpy())
+    with pytest.raises(NotImplementedError, match="uint8"):  # PyTorch has a uint8 bilinear path; lucid does not
+        F.interpolate(lucid.tensor(x), size=(3, 3), mode="bilinear")
+
+
 @pytest.mark.parametrize("shape,kw", [
     ((1, 2, 4), dict(size=7, mode="linear")),
     ((1, 2, 3, 4), dict(size=(5, 3), mode="bilinear")),
@@ -127,6 +144,9 @@ def test_interpolate_half_dtypes(torch):
     ((1, 2, 3, 4), dict(size=(5, 3), mode="nearest-exact")),
     ((1, 1, 2, 3, 3), dict(size=(3, 2, 4), mode="trilinear")),
     ((1, 2, 5, 4), dict(size=(2, 3), mode="area")),
+    ((1, 2, 7, 5), dict(size=(3, 6), mode="bilinear", antialias=True)),
+    ((1, 2, 7, 5), dict(size=(3, 2), mode="bicubic", antialias=True)),
+    ((1, 1, 7, 5), dict(size=(3, 2), mode="lanczos", antialias=True)),
 ])
 def test_interpolate_gradcheck(shape, kw):
     x = lucid.tensor(arr(*shape), requires_grad=True)
@@ -182,7 +202,7 @@ ERRORS = [
     (dict(scale_factor=(2, 2, 2)), ValueError, "same number of spatial dimensions"),
     (dict(size=(3.0, 3)), TypeError, "expected size to be one of int"),
     (dict(size=(3, 3), mode="nearest", antialias=True), ValueError, "Anti-alias option"),
-    (dict(size=(3, 3), mode="bilinear", antialias=True), NotImplementedError, "antialias"),
+    (dict(size=(3, 3), mode="lanczos", antialias=True, align_corners=True), ValueError, "does not support align_corn"),
     (dict(size=(3, 3), mode="lanczos"), ValueError, "Lanczos mode requires antialias"),
     (dict(size=(3, 3), mode="foo"), NotImplementedError, "Only 3D, 4D and 5D"),
     (dict(size=(3, 3), mode="linear"), NotImplementedError, "linear mode needs 3D input"),
@@ -198,9 +218,7 @@ def test_interpolate_errors(torch, kw, exc, match):
     x = arr(2, 3, 4, 5)
     with pytest.raises(exc, match=match):
         F.interpolate(lucid.tensor(x), **kw)
-    with pytest.raises(exc if exc is not NotImplementedError or "antialias" not in match else Exception):
-        if "antialias" in match and exc is NotImplementedError:
-            raise Exception  # PyTorch implements antialias; lucid raises a typed NotImplementedError
+    with pytest.raises(exc):
         torch.nn.functional.interpolate(torch.tensor(x), **kw)
 
 
@@ -475,3 +493,26 @@ def test_rotate_gradients():
         F.rotate(lucid.randn(2, 1, 3, 3), lucid.tensor([1.0, 2.0, 3.0]))
     with pytest.raises(lucid.errors.DtypeMismatch, match="floating"):
         F.rotate(lucid.zeros(1, 1, 3, 3, dtype=lucid.int64), 10)
+
+
+def test_strided_inputs(torch):
+    x = arr(2, 5, 4, 3)  # a permuted (non-contiguous) view as input
+    lx, tx = lucid.tensor(x).permute(0, 3, 2, 1), torch.tensor(x).permute(0, 3, 2, 1)
+    close(F.interpolate(lx, size=(6, 7), mode="bilinear"),
+          torch.nn.functional.interpolate(tx, size=(6, 7), mode="bilinear"))
+    g = RNG.uniform(-1, 1, (2, 3, 2, 4))  # viewed as a (2, 3, 4, 2) grid through a permute
+    lg, tg = lucid.tensor(g).permute(0, 1, 3, 2), torch.tensor(g).permute(0, 1, 3, 2)
+    close(F.grid_sample(lx, lg, align_corners=False), torch.nn.functional.grid_sample(tx, tg, align_corners=False))
+    p = arr(2, 8, 3, 4)
+    close(F.pixel_shuffle(lucid.tensor(p).transpose(2, 3), 2),
+          torch.nn.functional.pixel_shuffle(torch.tensor(p).transpose(2, 3), 2), 0)
+
+
+def test_cuda_tensors_raise_typed_errors(cuda_device):
+    x = lucid.randn(1, 2, 4, 4).to(cuda_device)
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.interpolate(x, size=(5, 5), mode="bilinear")
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.grid_sample(x, lucid.rand(1, 3, 3, 2).to(cuda_device), align_corners=False)
+    with pytest.raises(NotImplementedError, match="CPU only"):
+        F.rotate(x, 30.0)

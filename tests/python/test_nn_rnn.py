@@ -68,6 +68,33 @@ def test_fused_rnn_cell_gradcheck(nl):
     assert gradgradcheck(f, (gi, gh))
 
 
+@pytest.mark.parametrize("which", ["both", "input", "hidden"])
+def test_fused_cells_with_biases_gradcheck(which):
+    B, H = 2, 3
+    for name, G in [("lstm", 4), ("gru", 3), ("rnn", 1)]:
+        gi, gh, s = leaf(arr(B, G * H)), leaf(arr(B, G * H)), leaf(arr(B, H))
+        bi = leaf(arr(G * H)) if which != "hidden" else None
+        bh = leaf(arr(G * H)) if which != "input" else None
+        if name == "lstm":
+            f = lambda a, b, c, *bs: _C.fused_lstm_cell(a, b, c, *bs)  # noqa: E731
+        elif name == "gru":
+            f = lambda a, b, c, *bs: _C.fused_gru_cell(a, b, c, *bs)  # noqa: E731
+        else:
+            f = lambda a, b, c, *bs: _C.fused_rnn_cell(a, b, "tanh", *bs)  # noqa: E731
+        args = (gi, gh, s) + ((bi, bh) if which == "both" else (bi,) if which == "input" else (None, bh))
+        inputs = tuple(t for t in args if t is not None)
+        g = (lambda a, b, c, h_: f(a, b, c, None, h_)) if which == "hidden" else f  # noqa: E731
+        assert gradcheck(g, inputs)
+        assert gradgradcheck(g, inputs)
+        # the biases act as if added to the gates
+        as_tuple = lambda r: r if isinstance(r, tuple) else (r,)  # noqa: E731
+        plain = f(gi + (bi if bi is not None else 0), gh + (bh if bh is not None else 0), s)
+        for a, b in zip(as_tuple(plain), as_tuple(f(*args))):
+            close(a, b, 1e-12)
+    with pytest.raises(lucid.errors.ShapeMismatch, match="expected biases of shape"):
+        _C.fused_gru_cell(lucid.zeros(2, 6), lucid.zeros(2, 6), lucid.zeros(2, 2), lucid.zeros(5))
+
+
 def test_fused_cells_accept_row_strided_gates():
     big = arr(6, 8)
     gi = lucid.tensor(big)[::2]  # rows 2 apart: unit stride along the gates
@@ -399,6 +426,10 @@ def test_rnn_forward_errors():
         g(lucid.zeros(5, 2, 3), lucid.zeros(1, 3, 4))
     with pytest.raises(ValueError, match="does not match weight dtype"):
         g(lucid.zeros(5, 2, 3, dtype=lucid.float64))
+    with pytest.raises(RuntimeError, match="Expected sequence length to be larger than 0 in RNN"):
+        g(lucid.zeros(0, 2, 3))
+    o, h = g(lucid.zeros(4, 0, 3))  # an empty batch is fine, as in torch
+    assert o.shape == (4, 0, 4) and h.shape == (1, 0, 4)
 
 
 # ---- packed sequences through the modules
@@ -558,3 +589,92 @@ def test_packing_errors():
     m = nn.GRU(2, 3)
     with pytest.raises(RuntimeError, match=r"Expected hidden size \(1, 3, 3\), got \[1, 2, 3\]"):
         m(p, lucid.zeros(1, 2, 3))
+
+
+def test_graphs_without_backward_are_freed():
+    # a forward with grad-requiring weights but no backward must not leave its graph alive
+    from lucid.nn.utils import rnn as lr
+    for m in (nn.LSTM(3, 4, num_layers=2, bidirectional=True), nn.GRU(3, 4), nn.RNN(3, 4, nonlinearity="relu"),
+              nn.LSTMCell(3, 4)):
+        x = lucid.randn(5, 2, 3) if not isinstance(m, nn.LSTMCell) else lucid.randn(2, 3)
+        m(x)
+        n0 = _C.live_tensor_count()
+        for _ in range(5):
+            m(x)
+        assert _C.live_tensor_count() == n0
+    m = nn.GRU(3, 4)
+    p = lr.pack_sequence([lucid.randn(3, 3), lucid.randn(2, 3)])
+    m(p)
+    n0 = _C.live_tensor_count()
+    m(p)
+    assert _C.live_tensor_count() == n0
+
+
+def test_time_steps_split_one_node():
+    x = leaf(arr(7, 3))
+    parts = _C.rnn_time_steps(x, [3, 2, 2])
+    assert [tuple(p.shape) for p in parts] == [(3, 3), (2, 3), (2, 3)]
+    g = arr(2, 3)
+    (parts[1] * lucid.tensor(g)).sum().backward()
+    want = np.zeros((7, 3))
+    want[3:5] = g
+    close(x.grad, want, 0)
+    assert gradcheck(lambda t: tuple(_C.rnn_time_steps(t, [1, 4, 2])), (leaf(arr(7, 2)),))
+    assert gradgradcheck(lambda t: tuple(_C.rnn_time_steps(t, [1, 4, 2])), (leaf(arr(7, 2)),))
+    with pytest.raises(lucid.errors.ShapeMismatch, match="rnn_time_steps"):
+        _C.rnn_time_steps(x, [3, 3])
+
+
+def test_cells_large_batch_and_extreme_values(torch):
+    # enough rows for the kernels' parallel_for, float32 (the vectorised exp/tanh), large and NaN inputs
+    B, H = 6000, 4
+    for name, G in [("lstm", 4), ("gru", 3), ("rnn", 1)]:
+        gi = (arr(B, G * H) * 30).astype(np.float32)
+        gh = (arr(B, G * H) * 30).astype(np.float32)
+        s = arr(B, H).astype(np.float32)
+        gi[0, 0] = np.nan
+        tgi, tgh, ts = (torch.tensor(v, requires_grad=True) for v in (gi, gh, s))
+        lgi, lgh, ls = leaf(gi), leaf(gh), leaf(s)
+        if name == "lstm":
+            lo = _C.fused_lstm_cell(lgi, lgh, ls)
+            pre = (tgi + tgh).chunk(4, 1)
+            i, f, g, o = pre[0].sigmoid(), pre[1].sigmoid(), pre[2].tanh(), pre[3].sigmoid()
+            c2 = f * ts + i * g
+            to = (o * c2.tanh(), c2)
+        elif name == "gru":
+            lo = (_C.fused_gru_cell(lgi, lgh, ls),)
+            a, b = tgi.chunk(3, 1), tgh.chunk(3, 1)
+            r, z = (a[0] + b[0]).sigmoid(), (a[1] + b[1]).sigmoid()
+            n = (a[2] + r * b[2]).tanh()
+            to = ((1 - z) * n + z * ts,)
+        else:
+            lo = (_C.fused_rnn_cell(lgi, lgh, "tanh"),)
+            to = ((tgi + tgh).tanh(),)
+        for a, b in zip(lo, to):
+            an, bn = a.detach().numpy(), b.detach().numpy()
+            assert np.array_equal(np.isnan(an), np.isnan(bn))
+            np.testing.assert_allclose(an, bn, rtol=1e-5, atol=1e-6)
+        gs = [arr(*b.shape).astype(np.float32) for b in to]
+        sum((a * lucid.tensor(g)).sum() for a, g in zip(lo, gs)).backward()
+        sum((b * torch.tensor(g)).sum() for b, g in zip(to, gs)).backward()
+        for a, b in ([(lgi, tgi), (lgh, tgh)] + ([] if name == "rnn" else [(ls, ts)])):
+            an, bn = a.grad.numpy(), b.grad.numpy()
+            ok = ~np.isnan(bn)
+            assert np.array_equal(np.isnan(an), np.isnan(bn))
+            np.testing.assert_allclose(an[ok], bn[ok], rtol=1e-4, atol=1e-5)
+
+
+def test_lstm_cell_double_backward_through_module(torch):
+    # second derivatives of a loss on LSTMCell's output w.r.t. the input, against torch
+    tmod = torch.nn.LSTMCell(3, 2, dtype=torch.float64)
+    lmod = nn.LSTMCell(3, 2, dtype=lucid.float64)
+    copy_weights(lmod, tmod)
+    x = arr(2, 3)
+    lx, tx = leaf(x), torch.tensor(x, requires_grad=True)
+    (lgx,) = lucid.autograd.grad(lmod(lx)[1].pow(2).sum(), lx, create_graph=True)
+    (tgx,) = torch.autograd.grad(tmod(tx)[1].pow(2).sum(), tx, create_graph=True)
+    close(lgx, tgx)
+    lgx.sum().backward()
+    tgx.sum().backward()
+    close(lx.grad, tx.grad)
+    check_param_grads(lmod, tmod, 1e-10)

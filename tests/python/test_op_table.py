@@ -561,3 +561,131 @@ def test_gradcheck(op, sample):
 
     assert lucid.autograd.gradcheck(f, tuple(leaves))
     assert lucid.autograd.gradgradcheck(f, tuple(leaves))
+
+
+# ---------------------------------------------------------------------------------------------
+# out=: every entry whose module function takes out= (lucid/_out.py), where PyTorch takes it too
+
+def _out_fn_name(op):
+    """The lucid module function behind an entry: its name, or the longest '_'-prefix of it."""
+    parts = op.name.split("_")
+    for k in range(len(parts), 0, -1):
+        n = "_".join(parts[:k])
+        if getattr(getattr(lucid, n, None), "_lucid_out", False):
+            return n
+    return None
+
+
+def _out_params():
+    out = []
+    for op in ALL_OPS:
+        name = _out_fn_name(op)
+        if name is None:
+            continue
+        d = lucid.float32 if lucid.float32 in op.dtypes else op.dtypes[0]
+        samples = [s for s in op.samples(d) if s.kind in ("basic", "broadcast") and not s.crash]
+        if samples:
+            out.append(pytest.param(op, name, d, samples[0], id=f"{op.name}-{d.name}"))
+    return out
+
+
+def _empty_like_result(res, shape=(0,), dtype=None):
+    return lucid.zeros(shape, dtype=dtype or res.dtype)
+
+
+def _call_with_out(mod, name, call, make_outs):
+    """Runs call() with mod.<name> patched to pass out=make_outs(); returns (result, outs, number of
+    calls) -- so any entry whose op calls the module function gets its out= variant checked."""
+    orig = getattr(mod, name)
+    box = {"n": 0, "outs": None}
+
+    def shim(*args, **kwargs):
+        box["n"] += 1
+        box["outs"] = make_outs()
+        o = box["outs"]
+        return orig(*args, **kwargs, out=o if isinstance(o, tuple) and len(o) > 1 else o[0])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(mod, name, shim)
+        res = call()
+    return res, box["outs"], box["n"]
+
+
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")
+@pytest.mark.parametrize("op,name,d,sample", _out_params())
+def test_out(torch, op, name, d, sample):
+    """f(..., out=o) writes f(...) into o (resized if needed: silently when empty, with a UserWarning
+    otherwise), returns o, bumps its version; refuses an out dtype the result can't be cast to, and
+    inputs that require grad; PyTorch accepts the same call and agrees."""
+    import warnings
+    rng = _rng("out", op.name, d.name, sample.id)
+    tensors, refs = _inputs(op, sample, d, rng)
+    kw = sample.kwargs
+    want_res = op.op(*tensors, **kw)
+    want = outputs(want_res)
+    tuple_out = isinstance(want_res, tuple) and len(want) > 1
+    call = lambda ts=tensors: op.op(*ts, **kw)  # noqa: E731
+
+    # empty outs: resized silently, returned, version bumped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res, outs, n = _call_with_out(lucid, name, call, lambda: tuple(lucid.zeros(0, dtype=w.dtype) for w in want))
+    if n != 1:
+        pytest.skip(f"{op.name}: the entry does not call lucid.{name} once")
+    if tuple_out:
+        assert type(res) is type(want_res) and all(r is o for r, o in zip(res, outs))
+    else:
+        assert res is outs[0]
+    for o, w in zip(outs, want):
+        assert o.dtype is w.dtype and tuple(o.shape) == tuple(w.shape)
+        np.testing.assert_array_equal(to_numpy(o), to_numpy(w))
+        assert o._version > 0
+    # PyTorch takes out= for the same call and agrees
+    if op.torch_op is not None:
+        tinputs = [_to_torch(torch, r, d) for r in refs]
+        try:
+            _, touts, tn = _call_with_out(torch, name, lambda: op.torch_op(torch, *tinputs, **kw),
+                                          lambda: tuple(torch.empty(0, dtype=getattr(torch, w.dtype.name))
+                                                        for w in want))
+        except TypeError as e:
+            pytest.skip(f"torch.{name} takes no out= here: {e}")
+        except (RuntimeError, NotImplementedError) as e:
+            pytest.skip(f"PyTorch refuses this input: {e}")
+        if tn == 1:
+            for o, t in zip(outs, touts):
+                r, a = _tol(op, o.dtype) if (o.dtype.is_floating_point or o.dtype.is_complex) else (0, 0)
+                assert_close(o, _torch_to_numpy(t), rtol=2 * r, atol=2 * a, msg=f"{op.name} out= vs torch")
+    # outs of the right shape: written in place, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, outs, _ = _call_with_out(lucid, name, call,
+                                    lambda: tuple(lucid.ones(tuple(w.shape), dtype=w.dtype) for w in want))
+    for o, w in zip(outs, want):
+        np.testing.assert_array_equal(to_numpy(o), to_numpy(w))
+    # non-empty outs of another shape: resized with PyTorch's warning
+    if all(w.numel() != 1 for w in want):
+        with pytest.warns(UserWarning, match="was resized since it had shape \\[1\\]"):
+            _, outs, _ = _call_with_out(lucid, name, call, lambda: tuple(lucid.ones(1, dtype=w.dtype) for w in want))
+        for o, w in zip(outs, want):
+            assert tuple(o.shape) == tuple(w.shape)
+            np.testing.assert_array_equal(to_numpy(o), to_numpy(w))
+    # an out dtype the result can't be cast to
+    i = next((k for k, w in enumerate(want) if w.dtype.is_floating_point or w.dtype.is_complex), None)
+    if i is not None:
+        def bad():
+            outs = [lucid.zeros(0, dtype=w.dtype) for w in want]
+            outs[i] = lucid.zeros(0, dtype=lucid.int64)
+            return tuple(outs)
+        with pytest.raises(RuntimeError, match="can't be cast to the desired output type Long"):
+            _call_with_out(lucid, name, call, bad)
+    # autograd: an input that requires grad is refused under grad mode (fine under no_grad)
+    floats = [k for k, t in enumerate(tensors) if t.dtype.is_floating_point or t.dtype.is_complex]
+    if floats:
+        leaves = [t.detach().requires_grad_() if k in floats else t for k, t in enumerate(tensors)]
+        empty = lambda: tuple(lucid.zeros(0, dtype=w.dtype) for w in want)  # noqa: E731
+        with pytest.raises(RuntimeError, match="functions with out=... arguments don't support automatic "
+                                               "differentiation, but one of the arguments requires grad"):
+            _call_with_out(lucid, name, lambda: op.op(*leaves, **kw), empty)
+        with lucid.no_grad():
+            _, outs, _ = _call_with_out(lucid, name, lambda: op.op(*leaves, **kw), empty)
+        assert not any(o.requires_grad for o in outs)

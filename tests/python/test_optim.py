@@ -329,3 +329,47 @@ def test_more_optimizers_match_torch(torch, name, cfg):
     lo2.step()
     for a, b in zip(lp, lp2):  # (loading casts float32 scalars like NAdam's mu_product to the param dtype, as PyTorch)
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+DIFFERENTIABLE = [("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1), 1e-12),
+                  ("Adam", dict(lr=0.1, weight_decay=0.1), 5e-5),  # (PyTorch's bias corrections are float32 here)
+                  ("Adagrad", dict(lr=0.1), 1e-9), ("NAdam", dict(), 1e-9), ("RAdam", dict(), 1e-9),
+                  ("Adadelta", dict(), 1e-9), ("ASGD", dict(t0=0), 1e-9)]
+
+
+@pytest.mark.parametrize("name,cfg,rtol", DIFFERENTIABLE)
+def test_differentiable_step_matches_torch(torch, name, cfg, rtol):
+    """differentiable=True: the update is recorded by autograd, so the result is differentiable with
+    respect to the initial parameter and the gradients it was given."""
+    res = []
+    for lib in (lucid, torch):
+        w = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        g = lib.tensor([0.5, -0.3], dtype=lib.float64, requires_grad=True)
+        p = w.clone()
+        opt = getattr(lib.optim, name)([p], differentiable=True, **cfg)
+        for k in range(2):
+            p.grad = g * (k + 1)
+            opt.step()
+        (p * p).sum().backward()
+        res.append([p.detach().numpy(), w.grad.numpy(), g.grad.numpy()])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=1e-12)
+
+
+def test_fused_foreach_flags_as_torch():
+    p = [nn.Parameter(lucid.ones(2))]
+    for name in ("SGD", "Adam", "AdamW", "Adagrad"):
+        with pytest.raises(RuntimeError, match="cannot be `True` together"):
+            getattr(optim, name)(p, lr=0.1, fused=True, foreach=True)
+        with pytest.raises(RuntimeError, match="does not support `differentiable`"):
+            getattr(optim, name)(p, lr=0.1, fused=True, differentiable=True)
+        o = getattr(optim, name)(p, lr=0.1, fused=True)
+        p[0].grad = lucid.ones(2)
+        o.step()
+    for name in ("Adam", "NAdam", "RAdam", "RMSprop", "Adamax", "Adadelta", "ASGD", "Rprop"):
+        o = getattr(optim, name)(p, lr=0.1, foreach=True, capturable=True)
+        assert o.param_groups[0]["foreach"] is True and o.param_groups[0]["capturable"] is True
+        o.step()
+        o.zero_grad(set_to_none=True)
+        assert p[0].grad is None
+        p[0].grad = lucid.ones(2)

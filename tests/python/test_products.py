@@ -382,7 +382,7 @@ def test_cdist_large_uses_the_gemm_path():
 
 
 def test_linalg_module():
-    assert lucid.linalg.matmul is lucid.matmul
+    assert lucid.linalg.matmul is lucid.matmul  # (both take out=)
     a = _r(2, 3)
     np.testing.assert_allclose(to_numpy(lucid.linalg.matmul(a, a.T)), to_numpy(a) @ to_numpy(a).T, rtol=1e-12)
 

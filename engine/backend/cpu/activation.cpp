@@ -7,6 +7,7 @@
 
 #include "backend/common/iter.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/activation.h"
 
 namespace lucid::cpu {
@@ -373,6 +374,18 @@ void dispatch_float(Dtype d, F&& f) {
 void activation(ActOp op, const ActParams& ap, const TensorImpl& out, const TensorImpl& x) {
   dispatch_float(x.dtype(), [&]<typename T>() {
     const Prm<T> p{T(ap.a), T(ap.b), T(ap.c)};
+    if constexpr (std::is_same_v<T, float>) {  // gelu and silu: the per-ISA vector loops (vec_rows.h)
+      if (op == ActOp::Gelu || op == ActOp::Silu) {
+        const Iter<2> it = Iter<2>::make({&out, &x});
+        if (it.contiguous && it.numel > 0) {
+          const auto k = op == ActOp::Gelu ? row_kernels().gelu_f32 : row_kernels().silu_f32;
+          float* o = reinterpret_cast<float*>(it.base[0]);
+          const float* xp = reinterpret_cast<const float*>(it.base[1]);
+          parallel_for(0, it.numel, kGrainSize, [&](int64_t lo, int64_t hi) { k(o + lo, xp + lo, hi - lo); });
+          return;
+        }
+      }
+    }
     dispatch_op(op, [&]<ActOp OP>() { map_unary<T>(out, x, [p](T v) { return fwd<OP, T>(v, p); }); });
   });
 }

@@ -6,6 +6,7 @@
 
 #include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/nn.h"
 
 namespace lucid::cpu {
@@ -75,6 +76,12 @@ void max_pool2d_backward(const TensorImpl& gx, const TensorImpl& g, const Tensor
 
 template <typename T>
 void softmax_rows(T* out, const T* x, int64_t rows, int64_t D, bool log) {
+  if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA rows (vec_rows.h)
+    const auto k = row_kernels().softmax_f32;
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)),
+                 [&](int64_t lo, int64_t hi) { k(out + lo * D, x + lo * D, hi - lo, D, log); });
+    return;
+  }
   parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r) {
       const T* xr = x + r * D;
@@ -216,6 +223,13 @@ void layer_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
     T* RS = rstd.data<T>();
     const T* W = w ? w->data<T>() : nullptr;
     const T* B = b ? b->data<T>() : nullptr;
+    if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA rows (vec_rows.h)
+      const auto k = row_kernels().layer_norm_f32;
+      parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+        k(Y + lo * D, MU + lo, RS + lo, X + lo * D, W, B, hi - lo, D, eps);
+      });
+      return;
+    }
     parallel_for(0, R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
       for (int64_t r = lo; r < hi; ++r) {
         const T* xr = X + r * D;

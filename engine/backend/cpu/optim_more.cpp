@@ -218,8 +218,40 @@ void rprop(const OptimOperands& o, const RpropArgs& a) {
   });
 }
 
+void sparse_adam(const OptimOperands& o, const SparseAdamArgs& a) {
+  dispatch_param(o.param().dtype(), "sparse_adam", [&]<typename T>() {
+    using M = typename OpMath<T>::type;
+    T *p = operand<T>(o, 0), *m = operand<T>(o, 2), *v = operand<T>(o, 3);
+    const T* g = operand<T>(o, 1);
+    const M ob1 = M(1 - a.beta1), ob2 = M(1 - a.beta2), eps = M(a.eps), nss = M(-a.step_size);
+    const int64_t n = o.param().numel();
+    const int64_t rows = o.param().dim() == 0 ? 1 : o.param().shape()[0];
+    const int64_t len = rows ? n / rows : 0;
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, len)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const int64_t b = r * len, e = b + len;
+        bool present = false;
+        for (int64_t i = b; i < e && !present; ++i) present = M(g[i]) != M(0);
+        if (!present) continue;
+        for (int64_t i = b; i < e; ++i) {
+          const M gi = a.maximize ? -M(g[i]) : M(g[i]);
+          // PyTorch's sparse path: old + (1 - b) * (new - old), on the rows present
+          const M mv = M(m[i]), vv = M(v[i]);
+          const M mi = rnd<T>(mv + rnd<T>((gi - mv) * ob1));
+          const M vi = rnd<T>(vv + rnd<T>((rnd<T>(gi * gi) - vv) * ob2));
+          m[i] = T(mi);
+          v[i] = T(vi);
+          const M denom = rnd<T>(rnd<T>(std::sqrt(vi)) + eps);
+          p[i] = T(M(p[i]) + rnd<T>(nss * rnd<T>(mi / denom)));
+        }
+      }
+    });
+  });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(sparse_adam_kernel, CPU, &sparse_adam)
 LUCID_REGISTER_KERNEL(rmsprop_kernel, CPU, &rmsprop)
 LUCID_REGISTER_KERNEL(adagrad_kernel, CPU, &adagrad)
 LUCID_REGISTER_KERNEL(adadelta_kernel, CPU, &adadelta)

@@ -5,6 +5,7 @@
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/reduce_plan.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/reduce.h"
 
 namespace lucid::cpu {
@@ -74,9 +75,14 @@ void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const st
       }
       for (int64_t k = 0; k < kn; ++k) acc[k] = 0;
       const T* p0 = base + off;
-      for (int64_t r : offsets) {
-        const T* p = p0 + r;
-        for (int64_t k = 0; k < kn; ++k) acc[k] += Acc(typename OpMath<T>::type(p[k]));
+      if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA column step (vec_rows.h)
+        const auto cols = row_kernels().sum_cols_f32;
+        for (int64_t r : offsets) cols(acc, p0 + r, kn);
+      } else {
+        for (int64_t r : offsets) {
+          const T* p = p0 + r;
+          for (int64_t k = 0; k < kn; ++k) acc[k] += Acc(typename OpMath<T>::type(p[k]));
+        }
       }
       T* o = out.data<T>() + o2 * K + k0;
       if constexpr (std::is_same_v<T, bool>) {

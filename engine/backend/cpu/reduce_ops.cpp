@@ -16,6 +16,7 @@
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/reduce_plan.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/reduce.h"
 
 namespace lucid::cpu {
@@ -152,6 +153,13 @@ struct LseR {
       for (int64_t i = 0; i < n; ++i) lse_add(a, double(M(q[i])));
       return;
     }
+    if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA row (vec_rows.h)
+      float m;
+      double s;
+      if (row_kernels().lse_f32(q, n, &m, &s)) lse_merge(a, LseAcc{double(m), s, false});
+      else for (int64_t i = 0; i < n; ++i) lse_add(a, double(q[i]));
+      return;
+    }
     M m = M(q[0]);
     bool nan = false;
     for (int64_t i = 0; i < n; ++i) {
@@ -210,6 +218,14 @@ struct ExtremeR {
   void contig_run(Acc& a, const T* q, int64_t n, int64_t pos) const {
     constexpr int kLanes = 16;
     if (is_nan(a.v)) return;
+    if constexpr (std::is_same_v<T, float>) {  // the vectorised per-ISA row (vec_rows.h)
+      if (n >= 1) {
+        int64_t k = 0;
+        const float v = row_kernels().extreme_f32(q, n, kMax, want_index ? &k : nullptr);
+        merge(a, Acc{v, pos + k});
+        return;
+      }
+    }
     int64_t i = 0;
     if (!want_index && n >= 2 * kLanes) {
       M lv[kLanes];
@@ -305,6 +321,11 @@ inline void run_steps(const R& r, typename R::Acc& acc, const char* ptr, int64_t
   }
 }
 
+template <typename R>
+struct IsExtremeF32 : std::false_type {};
+template <bool kMax>
+struct IsExtremeF32<ExtremeR<float, kMax>> : std::true_type {};
+
 // Reductions over outer dims: the output's last dim is contiguous in the input; accumulate
 // blocks of whole rows (see Note [Generic reduction]).
 template <typename T, typename R>
@@ -330,6 +351,32 @@ bool try_rows(const R& r, const TensorImpl& out, const TensorImpl* indices, cons
   char* obase = static_cast<char*>(out.data_ptr());
   int64_t* ibase = indices ? indices->data<int64_t>() : nullptr;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.count * kBlock));
+  if constexpr (IsExtremeF32<R>::value) {  // float max/min: vectorised column steps (vec_rows.h)
+    const auto cols = row_kernels().extreme_cols_f32;
+    constexpr bool kMax = std::is_same_v<R, ExtremeR<float, true>>;
+    parallel_for(0, rest * kblocks, grain, [&](int64_t lo, int64_t hi) {
+      float acc[kBlock];
+      int32_t idx[kBlock];
+      for (int64_t w = lo; w < hi; ++w) {
+        const int64_t o2 = w / kblocks, k0 = (w % kblocks) * kBlock, kn = std::min(kBlock, K - k0);
+        int64_t off = k0;
+        int64_t rem = o2;
+        for (int d = nouter - 2; d >= 0; --d) {
+          off += (rem % in.shape()[size_t(d)]) * in.strides()[size_t(d)];
+          rem /= in.shape()[size_t(d)];
+        }
+        const typename R::Acc a0 = r.init();
+        for (int64_t k = 0; k < kn; ++k) { acc[k] = a0.v; idx[k] = 0; }
+        const T* p0 = base + off;
+        for (int64_t c = 0; c < plan.count; ++c)
+          cols(acc, r.want_index ? idx : nullptr, p0 + offsets[size_t(c)], kn, int32_t(c), kMax);
+        const int64_t o = o2 * K + k0;
+        for (int64_t k = 0; k < kn; ++k)
+          r.store(typename R::Acc{acc[k], idx[k]}, obase + (o + k) * osz, ibase ? ibase + o + k : nullptr);
+      }
+    });
+    return true;
+  }
   parallel_for(0, rest * kblocks, grain, [&](int64_t lo, int64_t hi) {
     std::vector<typename R::Acc> acc(kBlock);
     for (int64_t w = lo; w < hi; ++w) {

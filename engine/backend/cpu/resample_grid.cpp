@@ -5,6 +5,7 @@
 // per task: no write races) and contracts the derivative weights for the grid gradient.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
@@ -175,27 +176,95 @@ void point_taps(Point<T>& p, const T* g, int nd, int64_t D, int64_t H, int64_t W
       }
 }
 
+int taps_per_point(const GridOpts& o, int64_t nd) {
+  if (o.mode == GridMode::Nearest) return 1;
+  if (o.mode == GridMode::Bicubic) return 16;
+  return nd == 3 ? 8 : 4;
+}
+
+// The taps of every grid point of batch item n, K per point (missing taps: offset 0, weight 0); with
+// derivatives (times the coordinate factor) when d is given.
+template <typename T>
+void build_table(int64_t n, int64_t S, int64_t nd, int K, const T* G, int64_t D, int64_t H, int64_t W, const GridOpts& o,
+                 int64_t* off, T* w, T* d) {
+  parallel_for(0, S, std::max<int64_t>(1, kGrainSize / (K * 8)), [&](int64_t lo, int64_t hi) {
+    Point<T> p;
+    for (int64_t s = lo; s < hi; ++s) {
+      point_taps(p, G + (n * S + s) * nd, int(nd), D, H, W, o);
+      for (int t = 0; t < K; ++t) {
+        const bool ok = t < p.n;
+        off[s * K + t] = ok ? p.taps[t].off : 0;
+        w[s * K + t] = ok ? p.taps[t].w : T(0);
+        if (d)
+          for (int64_t k = 0; k < nd; ++k) d[(s * K + t) * nd + k] = ok ? p.taps[t].d[k] * p.mult[k] : T(0);
+      }
+    }
+  });
+}
+
+template <typename T, int K>
+void sample_row(T* oc, const T* xc, const int64_t* op, const T* wp, int64_t S) {
+  for (int64_t s = 0; s < S; ++s) {
+    T acc = 0;
+    for (int t = 0; t < K; ++t) acc += wp[s * K + t] * xc[op[s * K + t]];
+    oc[s] = acc;
+  }
+}
+
+// acc (hi - lo, nd) += the grid-gradient terms of one channel for points [lo, hi) (KK / ND fixed, or 0:
+// read from the table's shape through nd_rt / k_rt).
+template <typename T, int KK, int ND>
+void grid_grad_chunk(T* acc, const T* xc, const T* gc, const int64_t* op, const T* dp, int64_t lo, int64_t hi,
+                     int k_rt = 0, int nd_rt = 0) {
+  const int K = KK ? KK : k_rt, nd = ND ? ND : nd_rt;
+  for (int64_t s = lo; s < hi; ++s) {
+    const T go = gc[s];
+    T a[3] = {0, 0, 0};
+    for (int t = 0; t < K; ++t) {
+      const T v = xc[op[s * K + t]] * go;
+      for (int k = 0; k < nd; ++k) a[k] += dp[(s * K + t) * nd + k] * v;
+    }
+    for (int k = 0; k < nd; ++k) acc[(s - lo) * nd + k] += a[k];
+  }
+}
+
+// One batch item at a time (the tap table is built once per item and shared by its channels); items run
+// in parallel when there are enough of them, channels otherwise (nested parallel_for runs inline).
+template <typename F>
+void over_items(int64_t N, F&& f) {
+  if (N >= 2 * get_num_threads()) parallel_for(0, N, 1, [&](int64_t lo, int64_t hi) {
+      for (int64_t n = lo; n < hi; ++n) f(n);
+    });
+  else
+    for (int64_t n = 0; n < N; ++n) f(n);
+}
+
 void grid_sample(const TensorImpl& out, const TensorImpl& x, const TensorImpl& grid, const GridOpts& o) {
   const int64_t N = x.shape()[0], C = x.shape()[1], D = x.shape()[2], H = x.shape()[3], W = x.shape()[4];
   const int64_t S = grid.shape()[1], nd = grid.shape()[2], plane = D * H * W;
+  const int K = taps_per_point(o, nd);
   dispatch_float(x.dtype(), "grid_sample", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* G = grid.data<T>();
     T* O = out.data<T>();
-    parallel_for(0, N * S, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, C * 8)), [&](int64_t lo, int64_t hi) {
-      Point<T> p;
-      for (int64_t q = lo; q < hi; ++q) {
-        const int64_t n = q / S, s = q % S;
-        point_taps(p, G + q * nd, int(nd), D, H, W, o);
-        const T* xn = X + n * C * plane;
-        T* on = O + n * C * S + s;
-        for (int64_t c = 0; c < C; ++c) {
-          const T* xc = xn + c * plane;
-          T acc = 0;
-          for (int t = 0; t < p.n; ++t) acc += p.taps[t].w * xc[p.taps[t].off];
-          on[c * S] = acc;
+    over_items(N, [&](int64_t n) {
+      std::vector<int64_t> off(size_t(S * K));
+      std::vector<T> w(size_t(S * K));
+      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), nullptr);
+      const int64_t* op = off.data();
+      const T* wp = w.data();
+      parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, S * K)), [&](int64_t lo, int64_t hi) {
+        for (int64_t c = lo; c < hi; ++c) {
+          const T* xc = X + (n * C + c) * plane;
+          T* oc = O + (n * C + c) * S;
+          switch (K) {
+            case 1: sample_row<T, 1>(oc, xc, op, wp, S); break;
+            case 4: sample_row<T, 4>(oc, xc, op, wp, S); break;
+            case 8: sample_row<T, 8>(oc, xc, op, wp, S); break;
+            default: sample_row<T, 16>(oc, xc, op, wp, S);
+          }
         }
-      }
+      });
     });
   });
 }
@@ -204,33 +273,47 @@ void grid_sample_backward(const TensorImpl* gx, const TensorImpl* ggrid, const T
                           const TensorImpl& grid, const GridOpts& o) {
   const int64_t N = x.shape()[0], C = x.shape()[1], D = x.shape()[2], H = x.shape()[3], W = x.shape()[4];
   const int64_t S = grid.shape()[1], nd = grid.shape()[2], plane = D * H * W;
+  const int K = taps_per_point(o, nd);
   dispatch_float(x.dtype(), "grid_sample_backward", [&]<typename T>() {
     const T* X = x.data<T>();
     const T* G = grid.data<T>();
     const T* GY = gy.data<T>();
     T* GX = gx ? gx->data<T>() : nullptr;
     T* GG = ggrid ? ggrid->data<T>() : nullptr;
-    parallel_for(0, N, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, S * C * 8)), [&](int64_t lo, int64_t hi) {
-      Point<T> p;
-      for (int64_t n = lo; n < hi; ++n)
-        for (int64_t s = 0; s < S; ++s) {
-          point_taps(p, G + (n * S + s) * nd, int(nd), D, H, W, o);
-          T gc[3] = {0, 0, 0};
-          for (int64_t c = 0; c < C; ++c) {
-            const T go = GY[(n * C + c) * S + s];
-            const int64_t base = (n * C + c) * plane;
-            for (int t = 0; t < p.n; ++t) {
-              const Tap<T>& tp = p.taps[t];
-              if (GX) GX[base + tp.off] += tp.w * go;
-              if (GG) {
-                const T v = X[base + tp.off] * go;
-                gc[0] += tp.d[0] * v, gc[1] += tp.d[1] * v, gc[2] += tp.d[2] * v;
-              }
-            }
+    over_items(N, [&](int64_t n) {
+      std::vector<int64_t> off(size_t(S * K));
+      std::vector<T> w(size_t(S * K)), d(GG ? size_t(S * K * nd) : 0);
+      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), GG ? d.data() : nullptr);
+      const int64_t* op = off.data();
+      const T* wp = w.data();
+      if (GX)
+        parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, S * K)), [&](int64_t lo, int64_t hi) {
+          for (int64_t c = lo; c < hi; ++c) {
+            T* xc = GX + (n * C + c) * plane;
+            const T* gc = GY + (n * C + c) * S;
+            for (int64_t s = 0; s < S; ++s)
+              for (int t = 0; t < K; ++t) xc[op[s * K + t]] += wp[s * K + t] * gc[s];
           }
-          if (GG)
-            for (int64_t k = 0; k < nd; ++k) GG[(n * S + s) * nd + k] = gc[k] * p.mult[k];
-        }
+        });
+      if (GG && o.mode == GridMode::Nearest) {  // piecewise constant in the grid
+        std::fill(GG + n * S * nd, GG + (n + 1) * S * nd, T(0));
+      } else if (GG) {
+        const T* dp = d.data();
+        // chunks of points, channels outer: contiguous reads of the output gradient and of each plane
+        parallel_for(0, S, std::max<int64_t>(64, kGrainSize / std::max<int64_t>(1, C * K)), [&](int64_t lo, int64_t hi) {
+          std::vector<T> acc(size_t((hi - lo) * nd), T(0));
+          auto run = [&]<int KK, int ND>() {
+            for (int64_t c = 0; c < C; ++c)
+              grid_grad_chunk<T, KK, ND>(acc.data(), X + (n * C + c) * plane, GY + (n * C + c) * S, op, dp, lo, hi, K,
+                                         int(nd));
+          };
+          if (K == 4 && nd == 2) run.template operator()<4, 2>();
+          else if (K == 16 && nd == 2) run.template operator()<16, 2>();
+          else if (K == 8 && nd == 3) run.template operator()<8, 3>();
+          else run.template operator()<0, 0>();
+          std::copy(acc.begin(), acc.end(), GG + (n * S + lo) * nd);
+        });
+      }
     });
   });
 }

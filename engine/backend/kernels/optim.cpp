@@ -12,4 +12,5 @@ LUCID_DEFINE_KERNEL(nadam_kernel)
 LUCID_DEFINE_KERNEL(radam_kernel)
 LUCID_DEFINE_KERNEL(asgd_kernel)
 LUCID_DEFINE_KERNEL(rprop_kernel)
+LUCID_DEFINE_KERNEL(sparse_adam_kernel)
 }  // namespace lucid

@@ -88,4 +88,13 @@ struct RpropArgs {
 // state: prev, step_size.
 LUCID_DECLARE_KERNEL(rprop_kernel, void (*)(const OptimOperands& o, const RpropArgs& a))
 
+struct SparseAdamArgs {
+  double beta1, beta2, eps, step_size;  // step_size = lr * sqrt(1 - beta2^step) / (1 - beta1^step)
+  bool maximize;
+};
+// state: exp_avg, exp_avg_sq. Rows (slices along dim 0; the elements of a 1-d parameter, the one
+// element of a 0-d one) whose gradient is entirely zero count as absent from a sparse gradient: they
+// and their state are left as they are.
+LUCID_DECLARE_KERNEL(sparse_adam_kernel, void (*)(const OptimOperands& o, const SparseAdamArgs& a))
+
 }  // namespace lucid

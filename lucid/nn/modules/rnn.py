@@ -17,9 +17,10 @@ from lucid.nn.parameter import Parameter
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 
-def _gates(x, w, b):
-    """x @ w.T (+ b): one GEMM, the bias folded in by addmm."""
-    return _C.matmul(x, w.mT) if b is None else _C.addmm(b, x, w.mT)
+def _gates(x, w, w_t=None):
+    """x @ w.T, one GEMM (the cells add the biases). w_t, when given, is w.T made contiguous
+    (OpenBLAS's NN kernel beats its NT one at these sizes)."""
+    return _C.matmul(x, w.mT if w_t is None else w_t)
 
 
 def _zeros(*shape, like):
@@ -71,7 +72,7 @@ class RNNCellBase(Module):
                 raise ShapeMismatch(f"hidden0 has inconsistent hidden_size: got {h.shape[1]}, expected {self.hidden_size}")
 
     def _step_gates(self, input, h):
-        return _gates(input, self.weight_ih, self.bias_ih), _gates(h, self.weight_hh, self.bias_hh)
+        return _gates(input, self.weight_ih), _gates(h, self.weight_hh)
 
 
 class RNNCell(RNNCellBase):
@@ -98,7 +99,7 @@ class RNNCell(RNNCellBase):
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         self._check("RNNCell", input, (hx,))
-        ret = _C.fused_rnn_cell(*self._step_gates(input, hx), self.nonlinearity)
+        ret = _C.fused_rnn_cell(*self._step_gates(input, hx), self.nonlinearity, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -124,7 +125,7 @@ class LSTMCell(RNNCellBase):
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
         self._check("LSTMCell", input, hx)
-        h, c = _C.fused_lstm_cell(*self._step_gates(input, hx[0]), hx[1])
+        h, c = _C.fused_lstm_cell(*self._step_gates(input, hx[0]), hx[1], self.bias_ih, self.bias_hh)
         return (h, c) if is_batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -147,7 +148,7 @@ class GRUCell(RNNCellBase):
         elif not is_batched:
             hx = hx.unsqueeze(0)
         self._check("GRUCell", input, (hx,))
-        ret = _C.fused_gru_cell(*self._step_gates(input, hx), hx)
+        ret = _C.fused_gru_cell(*self._step_gates(input, hx), hx, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -343,6 +344,7 @@ class RNNBase(Module):
         """One layer in one direction over packed steps [(offset, batch)]: (outputs (N, Hr), h_n, c_n)."""
         suffix = "_reverse" if direction == 1 else ""
         w_hh = getattr(self, f"weight_hh_l{layer}{suffix}")
+        b_ih = getattr(self, f"bias_ih_l{layer}{suffix}") if self.bias else None
         b_hh = getattr(self, f"bias_hh_l{layer}{suffix}") if self.bias else None
         w_hr = getattr(self, f"weight_hr_l{layer}{suffix}") if self.proj_size > 0 else None
         lstm = self.mode == "LSTM"
@@ -352,8 +354,10 @@ class RNNBase(Module):
         done_h, done_c = [], []
         first = steps[-1][1] if direction == 1 and T else h0.shape[0]
         h, c = h0[:first], (c0[:first] if lstm else None)
+        gis = _C.rnn_time_steps(gi_all, [n for _, n in steps])
+        w_hh_t = w_hh.mT.contiguous()  # once per sequence, for every step's GEMM
         for t in (range(T - 1, -1, -1) if direction == 1 else range(T)):
-            off, n = steps[t]
+            n = steps[t][1]
             cur = h.shape[0]
             if n < cur:  # sequences that ended at the previous step keep their state
                 done_h.append(h[n:])
@@ -365,16 +369,16 @@ class RNNBase(Module):
                 h = _C.cat([h, h0[cur:n]], 0)
                 if lstm:
                     c = _C.cat([c, c0[cur:n]], 0)
-            gi = gi_all[off:off + n]
-            gh = _gates(h, w_hh, b_hh)
+            gi = gis[t]
+            gh = _gates(h, w_hh, w_hh_t)
             if lstm:
-                h, c = _C.fused_lstm_cell(gi, gh, c)
+                h, c = _C.fused_lstm_cell(gi, gh, c, b_ih, b_hh)
                 if w_hr is not None:
                     h = _C.matmul(h, w_hr.mT)
             elif self.mode == "GRU":
-                h = _C.fused_gru_cell(gi, gh, h)
+                h = _C.fused_gru_cell(gi, gh, h, b_ih, b_hh)
             else:
-                h = _C.fused_rnn_cell(gi, gh, nl)
+                h = _C.fused_rnn_cell(gi, gh, nl, b_ih, b_hh)
             outs[t] = h
         done_h.append(h)
         if lstm:
@@ -395,8 +399,7 @@ class RNNBase(Module):
             for d in range(D):
                 suffix = "_reverse" if d == 1 else ""
                 w_ih = getattr(self, f"weight_ih_l{layer}{suffix}")
-                b_ih = getattr(self, f"bias_ih_l{layer}{suffix}") if self.bias else None
-                gi_all = _gates(x, w_ih, b_ih)  # every time step in one GEMM
+                gi_all = _gates(x, w_ih, w_ih.mT.contiguous())  # every time step in one GEMM
                 k = layer * D + d
                 out, h_n, c_n = self._layer(gi_all, steps, hx[k], None if cx is None else cx[k], layer, d)
                 outs.append(out)
@@ -441,6 +444,8 @@ class RNNBase(Module):
         else:
             x = data.transpose(0, 1) if self.batch_first else data  # (T, B, I)
             T, B = x.shape[0], x.shape[1]
+            if T == 0:
+                raise ShapeMismatch("Expected sequence length to be larger than 0 in RNN")
             steps = [(t * B, B) for t in range(T)]
             flat = x.reshape(T * B, x.shape[2])
         out, h_n, c_n = self._run(flat, steps, h0, c0)

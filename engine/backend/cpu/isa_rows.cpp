@@ -1,0 +1,436 @@
+// Compiled once per ISA (CMake sets LUCID_ISA and the -m flags, as for isa_loops.cpp): the float32
+// row kernels of vec_rows.h on GCC vector types as wide as the ISA's registers, with a
+// branch-free exp (Cephes' polynomial, ~1 ulp).
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <immintrin.h>
+
+#include "backend/cpu/vec_rows.h"
+
+#ifndef LUCID_ISA
+#error "LUCID_ISA must be defined"
+#endif
+
+namespace lucid::cpu {
+namespace LUCID_ISA {
+namespace {
+
+#if defined(__AVX512F__)
+#define LUCID_VW 16
+#elif defined(__AVX2__)
+#define LUCID_VW 8
+#else
+#define LUCID_VW 4
+#endif
+constexpr int W = LUCID_VW;
+typedef float vf __attribute__((vector_size(LUCID_VW * 4)));
+typedef int32_t vi __attribute__((vector_size(LUCID_VW * 4)));
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+inline vf splat(float s) { return vf{} + s; }
+inline vf ld(const float* p) {
+  vf v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void st(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+inline vf ld_part(const float* p, int64_t k, float fill) {
+  float b[W];
+  for (int j = 0; j < W; ++j) b[j] = j < k ? p[j] : fill;
+  return ld(b);
+}
+inline void st_part(float* p, vf v, int64_t k) {
+  float b[W];
+  st(b, v);
+  for (int64_t j = 0; j < k; ++j) p[j] = b[j];
+}
+inline float hsum(vf v) {
+  float s = 0;
+  for (int j = 0; j < W; ++j) s += v[j];
+  return s;
+}
+inline bool any(vi m) {  // m: lanes all-ones or zero, as vector comparisons give
+#if defined(__AVX512F__)
+  return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0;
+#elif defined(__AVX2__)
+  return _mm256_movemask_ps((__m256)m) != 0;
+#else
+  return _mm_movemask_ps((__m128)m) != 0;
+#endif
+}
+
+// exp(x): x = n ln2 + r, |r| <= ln2/2, a degree-6 polynomial, 2^n in two halves (n = 128 exact);
+// 0 below -87.33 (where the result would be denormal), inf above 88.72, NaN through.
+inline vf vexp(vf x) {
+  const vf lo = splat(-87.3365478515625f), hi = splat(88.72283935546875f);
+  vf xc = x < lo ? lo : x;
+  xc = xc > hi ? hi : xc;
+  const vf n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  vf r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  vf q = splat(1.9875691500e-4f);
+  q = q * r + 1.3981999507e-3f;
+  q = q * r + 8.3334519073e-3f;
+  q = q * r + 4.1665795894e-2f;
+  q = q * r + 1.6666665459e-1f;
+  q = q * r + 5.0000001201e-1f;
+  const vf y = q * r * r + r + 1.0f;
+  const vi ni = __builtin_convertvector(n, vi);
+  const vi n1 = ni >> 1, n2 = ni - n1;
+  vf e = y * (vf)((n1 + 127) << 23) * (vf)((n2 + 127) << 23);
+  e = x < lo ? splat(0.0f) : e;
+  e = x > hi ? splat(kInf) : e;
+  return x != x ? x : e;
+}
+// 1/d for finite d whose reciprocal is a normal float: the hardware estimate and a Newton step.
+inline vf recip(vf d) {
+#if defined(__AVX512F__)
+  const vf r = (vf)_mm512_rcp14_ps((__m512)d);
+  return r * (2.0f - d * r);
+#elif defined(__AVX2__)
+  vf r = (vf)_mm256_rcp_ps((__m256)d);
+  r = r * (2.0f - d * r);
+  return r * (2.0f - d * r);
+#else
+  return 1.0f / d;
+#endif
+}
+
+// Max of a row and whether it holds a NaN.
+inline float row_max(const float* x, int64_t n, bool* nan) {
+  vf m0 = splat(-kInf), m1 = m0;
+  vi nm = {};
+  int64_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {
+    const vf a = ld(x + i), b = ld(x + i + W);
+    m0 = a > m0 ? a : m0;
+    m1 = b > m1 ? b : m1;
+    nm |= (a != a) | (b != b);
+  }
+  for (; i + W <= n; i += W) {
+    const vf a = ld(x + i);
+    m0 = a > m0 ? a : m0;
+    nm |= a != a;
+  }
+  m0 = m1 > m0 ? m1 : m0;
+  float m = -kInf;
+  for (int j = 0; j < W; ++j) m = m0[j] > m ? m0[j] : m;
+  bool nn = any(nm);
+  for (; i < n; ++i) {
+    m = x[i] > m ? x[i] : m;
+    nn = nn || x[i] != x[i];
+  }
+  *nan = nn;
+  return m;
+}
+
+// sum of exp(x - m) over a row (writing the exps to o unless null), blocks of 1024 in float
+// lanes, block totals in double.
+template <bool kStore>
+inline double row_sum_exp(float* o, const float* x, int64_t n, float m) {
+  constexpr int64_t kBlock = 1024;
+  const vf mv = splat(m);
+  double s = 0;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t e = b + kBlock < n ? b + kBlock : n;
+    vf a0 = {}, a1 = {};
+    int64_t i = b;
+    for (; i + 2 * W <= e; i += 2 * W) {
+      const vf e0 = vexp(ld(x + i) - mv), e1 = vexp(ld(x + i + W) - mv);
+      if constexpr (kStore) {
+        st(o + i, e0);
+        st(o + i + W, e1);
+      }
+      a0 += e0;
+      a1 += e1;
+    }
+    for (; i + W <= e; i += W) {
+      const vf e0 = vexp(ld(x + i) - mv);
+      if constexpr (kStore) st(o + i, e0);
+      a0 += e0;
+    }
+    if (i < e) {
+      const vf e0 = vexp(ld_part(x + i, e - i, -kInf) - mv);
+      if constexpr (kStore) st_part(o + i, e0, e - i);
+      a0 += e0;
+    }
+    s += double(hsum(a0 + a1));
+  }
+  return s;
+}
+
+void softmax_f32(float* out, const float* x, int64_t rows, int64_t D, bool log) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * D;
+    float* o = out + r * D;
+    bool nan = false;
+    float m = row_max(xr, D, &nan);
+    if (nan) {  // a NaN anywhere makes the row NaN
+      for (int64_t d = 0; d < D; ++d) o[d] = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
+    if (m == -kInf) m = 0.0f;  // a row of -inf: exp gives 0s, then 0/0 (log: -inf - -inf) = NaN as PyTorch
+    int64_t i = 0;
+    if (log) {
+      const double s = row_sum_exp<false>(nullptr, xr, D, m);
+      const float lse = m + float(std::log(s));
+      const vf lv = splat(lse);
+      for (; i + W <= D; i += W) st(o + i, ld(xr + i) - lv);
+      for (; i < D; ++i) o[i] = xr[i] - lse;
+    } else {
+      const double s = row_sum_exp<true>(o, xr, D, m);
+      const float inv = float(1.0 / s);
+      const vf iv = splat(inv);
+      for (; i + W <= D; i += W) st(o + i, ld(o + i) * iv);
+      for (; i < D; ++i) o[i] *= inv;
+    }
+  }
+}
+
+// Sum of a row (blocks of 1024 in float lanes, totals in double); with c, of (x - c)^2.
+template <bool kSq>
+inline double row_sum(const float* x, int64_t n, float c) {
+  constexpr int64_t kBlock = 1024;
+  const vf cv = splat(c);
+  double s = 0;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t e = b + kBlock < n ? b + kBlock : n;
+    vf a0 = {}, a1 = {};
+    int64_t i = b;
+    for (; i + 2 * W <= e; i += 2 * W) {
+      vf u = ld(x + i), v = ld(x + i + W);
+      if constexpr (kSq) {
+        u -= cv;
+        v -= cv;
+        a0 += u * u;
+        a1 += v * v;
+      } else {
+        a0 += u;
+        a1 += v;
+      }
+    }
+    float t = hsum(a0 + a1);
+    for (; i < e; ++i) {
+      const float u = kSq ? x[i] - c : x[i];
+      t += kSq ? u * u : u;
+    }
+    s += double(t);
+  }
+  return s;
+}
+
+template <bool kW, bool kB>
+inline void ln_apply(float* y, const float* x, const float* w, const float* b, int64_t D, float m, float q) {
+  const vf mv = splat(m), qv = splat(q);
+  int64_t i = 0;
+  for (; i + W <= D; i += W) {
+    vf v = (ld(x + i) - mv) * qv;
+    if constexpr (kW) v = v * ld(w + i);
+    if constexpr (kB) v = v + ld(b + i);
+    st(y + i, v);
+  }
+  for (; i < D; ++i) {
+    float v = (x[i] - m) * q;
+    if constexpr (kW) v = v * w[i];
+    if constexpr (kB) v = v + b[i];
+    y[i] = v;
+  }
+}
+
+void layer_norm_f32(float* y, float* mean, float* rstd, const float* x, const float* w, const float* b, int64_t rows,
+                    int64_t D, double eps) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * D;
+    const double mu = D ? row_sum<false>(xr, D, 0.0f) / double(D) : 0.0;
+    // the squared deviations from the float mean, corrected for its rounding (exact to first order)
+    const float mf = float(mu);
+    const double dm = mu - double(mf);
+    const double ss = D ? row_sum<true>(xr, D, mf) / double(D) - dm * dm : 0.0;
+    const double rs = 1.0 / std::sqrt((ss > 0 ? ss : 0.0) + eps);
+    mean[r] = mf;
+    rstd[r] = float(rs);
+    float* yr = y + r * D;
+    if (w && b) ln_apply<true, true>(yr, xr, w, b, D, mf, float(rs));
+    else if (w) ln_apply<true, false>(yr, xr, w, b, D, mf, float(rs));
+    else if (b) ln_apply<false, true>(yr, xr, w, b, D, mf, float(rs));
+    else ln_apply<false, false>(yr, xr, w, b, D, mf, float(rs));
+  }
+}
+
+bool lse_f32(const float* x, int64_t n, float* m, double* s) {
+  bool nan = false;
+  const float mx = row_max(x, n, &nan);
+  if (nan || std::isinf(mx)) return false;
+  *m = mx;
+  *s = row_sum_exp<false>(nullptr, x, n, mx);
+  return true;
+}
+
+template <bool kMax>
+inline float extreme(const float* x, int64_t n, int64_t* idx) {
+  vf m0 = splat(kMax ? -kInf : kInf);
+  vi nm = {};
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const vf a = ld(x + i);
+    if constexpr (kMax) m0 = a > m0 ? a : m0;
+    else m0 = a < m0 ? a : m0;
+    nm |= a != a;
+  }
+  float m = kMax ? -kInf : kInf;
+  for (int j = 0; j < W; ++j) m = (kMax ? m0[j] > m : m0[j] < m) ? m0[j] : m;
+  bool nan = any(nm);
+  for (; i < n; ++i) {
+    m = (kMax ? x[i] > m : x[i] < m) ? x[i] : m;
+    nan = nan || x[i] != x[i];
+  }
+  if (nan) {
+    if (idx) {
+      int64_t k = 0;
+      while (x[k] == x[k]) ++k;
+      *idx = k;
+    }
+    return std::numeric_limits<float>::quiet_NaN();
+  }
+  if (!idx) return m;
+  // the first position holding the extreme (every extreme compares equal to m, -0 == +0)
+  const vf mv = splat(m);
+  int64_t k = 0;
+  for (; k + W <= n; k += W)
+    if (any(ld(x + k) == mv)) break;
+  while (k < n - 1 && x[k] != m) ++k;
+  *idx = k;
+  return x[k];
+}
+
+float extreme_f32(const float* x, int64_t n, bool want_max, int64_t* idx) {
+  return want_max ? extreme<true>(x, n, idx) : extreme<false>(x, n, idx);
+}
+
+template <bool kMax, bool kIdx>
+inline void extreme_cols(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c) {
+  for (int64_t j = 0; j < k; ++j) {
+    const float x = p[j], a = acc[j];
+    const bool take = (a == a) && ((x != x) || (kMax ? x > a : x < a));
+    acc[j] = take ? x : a;
+    if constexpr (kIdx) idx[j] = take ? c : idx[j];
+  }
+}
+
+void extreme_cols_f32(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max) {
+  if (want_max) {
+    if (idx) extreme_cols<true, true>(acc, idx, p, k, c);
+    else extreme_cols<true, false>(acc, idx, p, k, c);
+  } else {
+    if (idx) extreme_cols<false, true>(acc, idx, p, k, c);
+    else extreme_cols<false, false>(acc, idx, p, k, c);
+  }
+}
+
+// x86 max/min: the second operand where either is NaN (so vmax(c, x) keeps a NaN x).
+inline vf vmax(vf a, vf b) {
+#if defined(__AVX512F__)
+  return (vf)_mm512_max_ps((__m512)a, (__m512)b);
+#elif defined(__AVX2__)
+  return (vf)_mm256_max_ps((__m256)a, (__m256)b);
+#else
+  return (vf)_mm_max_ps((__m128)a, (__m128)b);
+#endif
+}
+inline vf vmin(vf a, vf b) {
+#if defined(__AVX512F__)
+  return (vf)_mm512_min_ps((__m512)a, (__m512)b);
+#elif defined(__AVX2__)
+  return (vf)_mm256_min_ps((__m256)a, (__m256)b);
+#else
+  return (vf)_mm_min_ps((__m128)a, (__m128)b);
+#endif
+}
+
+// exp(q) for q <= 1 (NaN through): 2^n by adding n to the exponent bits, n read off the rounding
+// constant's mantissa; 0 below -86.6 (results near the denormal range).
+inline vf vexp_le1(vf q) {
+  const vf lo = splat(-86.6f);
+  const vf qc = vmax(lo, q);
+  const vf magic = splat(12582912.0f);  // 1.5 * 2^23: the low mantissa bits of q/ln2 + magic hold round(q/ln2)
+  const vf tn = qc * 1.44269504088896341f + magic;
+  const vf n = tn - magic;
+  vf r = qc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  vf p = splat(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const vf y = p * (r * r) + r + 1.0f;
+  const vf e = (vf)((((vi)tn - (vi)magic) << 23) + (vi)y);
+  return q < lo ? splat(0.0f) : e;
+}
+
+// gelu(x) = x Phi(x), Phi from Numerical Recipes' erfc (fractional error below 1.2e-7 everywhere,
+// no cancellation in the lower tail), as activation.cpp's scalar formula.
+inline vf gelu_v(vf x) {
+  const vf ax = (vf)((vi)x & 0x7fffffff);
+  const vf z = vmin(splat(12.0f), ax * 0.70710678118654752f);  // erfc(12) is 0 in float; keeps t finite
+  const vf t = recip(0.5f * z + 1.0f);
+  vf p = t * 0.17087277f - 0.82215223f;
+  p = p * t + 1.48851587f;
+  p = p * t - 1.13520398f;
+  p = p * t + 0.27886807f;
+  p = p * t - 0.18628806f;
+  p = p * t + 0.09678418f;
+  p = p * t + 0.37409196f;
+  p = p * t + 1.00002368f;
+  const vf q = p * t - (z * z + 1.26551223f);
+  const vf half_erfc = (0.5f * t) * vexp_le1(q);
+  return x * (x < 0.0f ? half_erfc : 1.0f - half_erfc);
+}
+
+// silu(x) = x / (1 + exp(-x)); the exact quotient where 1/(1 + exp(-x)) would be denormal.
+inline vf silu_v(vf x) {
+  const vf d = vexp(-x) + 1.0f;
+  if (any(x < -80.0f)) return x / d;
+  return x * recip(d);
+}
+
+template <vf (*F)(vf)>
+inline void map_f32(float* o, const float* x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {
+    const vf a = F(ld(x + i)), b = F(ld(x + i + W));
+    st(o + i, a);
+    st(o + i + W, b);
+  }
+  for (; i + W <= n; i += W) st(o + i, F(ld(x + i)));
+  if (i < n) st_part(o + i, F(ld_part(x + i, n - i, 0.0f)), n - i);
+}
+
+void gelu_f32(float* o, const float* x, int64_t n) { map_f32<gelu_v>(o, x, n); }
+void silu_f32(float* o, const float* x, int64_t n) { map_f32<silu_v>(o, x, n); }
+
+void sum_cols_f32(double* acc, const float* p, int64_t k) {
+  for (int64_t j = 0; j < k; ++j) acc[j] += double(p[j]);
+}
+
+}  // namespace
+}  // namespace LUCID_ISA
+
+namespace {
+#define LUCID_ROWS_ENUM_baseline Isa::Baseline
+#define LUCID_ROWS_ENUM_avx2 Isa::AVX2
+#define LUCID_ROWS_ENUM_avx512 Isa::AVX512
+#define LUCID_ROWS_CAT(a, b) a##b
+#define LUCID_ROWS_ENUM(x) LUCID_ROWS_CAT(LUCID_ROWS_ENUM_, x)
+const bool rows_registered =
+    (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
+                          {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32}),
+     true);
+}  // namespace
+
+}  // namespace lucid::cpu

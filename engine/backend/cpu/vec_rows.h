@@ -1,0 +1,35 @@
+#pragma once
+// Vectorised float32 row kernels (softmax, layer_norm, log-sum-exp, max/min with index, column
+// reductions), built once per ISA from isa_rows.cpp like the loops of loops.h, chosen at run time.
+#include <cstdint>
+
+#include "backend/cpu/isa.h"
+
+namespace lucid::cpu {
+
+struct RowKernels {
+  // rows x D, contiguous: softmax (log: log_softmax) of each row; a NaN anywhere makes its row NaN.
+  void (*softmax_f32)(float* out, const float* x, int64_t rows, int64_t D, bool log);
+  // rows x D, contiguous; w and b may be null. mean and rstd get one value per row.
+  void (*layer_norm_f32)(float* y, float* mean, float* rstd, const float* x, const float* w, const float* b,
+                         int64_t rows, int64_t D, double eps);
+  // One contiguous run: its max m and sum of exp(x - m) (m finite; returns false, touching
+  // nothing, if the run holds a NaN or an infinite max: the caller takes its exact path).
+  bool (*lse_f32)(const float* x, int64_t n, float* m, double* s);
+  // One contiguous run (n >= 1): its max (want_max) or min, NaN if any; with idx, the position of
+  // the first extreme (of the first NaN if any).
+  float (*extreme_f32)(const float* x, int64_t n, bool want_max, int64_t* idx);
+  // Column step of an outer-dim max/min: for j < k, when acc[j] is not NaN and p[j] is NaN or
+  // better, acc[j] = p[j] and (idx non-null) idx[j] = c.
+  void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
+  // acc[j] += double(p[j]) for j < k.
+  void (*sum_cols_f32)(double* acc, const float* p, int64_t k);
+  // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.
+  void (*gelu_f32)(float* o, const float* x, int64_t n);
+  void (*silu_f32)(float* o, const float* x, int64_t n);
+};
+
+void register_row_kernels(Isa isa, const RowKernels& k);
+const RowKernels& row_kernels();
+
+}  // namespace lucid::cpu

@@ -1,0 +1,16 @@
+#pragma once
+// out= fast paths (lucid/_out.py): an elementwise op written straight into a fitting `out`, no
+// temporary. Each returns false (writing nothing) unless out is contiguous, non-empty, of the
+// result's shape, dtype and device, and shares no memory with an input; the caller then computes
+// out of place and copies. The caller has checked that no input requires grad.
+#include "ops/binary.h"
+#include "ops/unary.h"
+
+namespace lucid {
+
+// Floating inputs only (other dtypes promote or take the complex path: fall back).
+bool unary_into(UnaryOp op, const Tensor& x, const Tensor& out);
+// The same dtype checks and errors as binary(op, a, b, alpha).
+bool binary_into(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alpha, const Tensor& out);
+
+}  // namespace lucid
