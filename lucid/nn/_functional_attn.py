@@ -42,16 +42,9 @@ def repeat_kv(x, n_rep):
 
 
 def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v projected by the three row blocks of w (and b). Three GEMMs rather than one on the packed
+    weight: the same values, and the backward scatters weight-sized (not activation-sized) gradients."""
     from lucid.nn.functional import linear
-    E = q.shape[-1]
-    if k is v:
-        if q is k:  # self-attention: one projection
-            return linear(q, w, b).chunk(3, dim=-1)
-        w_q, w_kv = w.split([E, E * 2])
-        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
-        q_proj = linear(q, w_q, b_q)
-        k_proj, v_proj = linear(k, w_kv, b_kv).chunk(2, dim=-1)
-        return q_proj, k_proj, v_proj
     w_q, w_k, w_v = w.chunk(3)
     b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
     return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
