@@ -38,7 +38,8 @@ template <typename T>
 void gemm_nn(bool a_trans, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
              int64_t ldc, bool accumulate, const T* bias) {
   if constexpr (std::is_same_v<T, float>) {
-    if (conv_gemm_available()) {
+    // single-threaded: inside the threads' own samples, or with one thread (else BLAS's threads)
+    if (conv_gemm_available() && (in_parallel_region() || get_num_threads() == 1)) {
       conv_sgemm(M, N, K, A, lda, a_trans, B, ldb, C, ldc, accumulate, bias);
       return;
     }
@@ -249,9 +250,13 @@ void conv_direct(float* Y, const float* X, const float* Wt, const float* B, int6
       xn = s;
     }
     float* yn = Y + n * OC * L;
-    for (int64_t gi = 0; gi < groups; ++gi)
-      conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, off.data() + gi * CKg, base.data(), R, OW,
-                      yn + gi * OCg * L, L, B ? B + gi * OCg : nullptr);
+    // fewer samples than threads: the threads split the sample's output lines
+    const int64_t grain = in_parallel_region() ? R : std::max<int64_t>(1, R / get_num_threads());
+    parallel_for(0, R, grain, [&](int64_t lo, int64_t hi) {
+      for (int64_t gi = 0; gi < groups; ++gi)
+        conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, off.data() + gi * CKg, base.data() + lo, hi - lo, OW,
+                        yn + gi * OCg * L + lo * OW, L, B ? B + gi * OCg : nullptr);
+    });
   });
 }
 
@@ -364,10 +369,11 @@ void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b,
     const T* Ap = a.data<T>();
     const T* Bp = b.data<T>();
     T* GW = gw.data<T>();
-    const bool own = std::is_same_v<T, float> && conv_gemm_available();
     // partial sums per chunk of samples, added up at the end
     const int nt = get_num_threads();
     const int64_t chunks = (nt > 1 && N >= nt && !in_parallel_region()) ? nt : 1;
+    const bool own =
+        std::is_same_v<T, float> && conv_gemm_available() && (chunks > 1 || nt == 1 || in_parallel_region());
     const int64_t nbuf = own ? chunks : chunks - 1;
     std::vector<T> partial(size_t(nbuf * WN));
     auto run = [&](int64_t ci) {
