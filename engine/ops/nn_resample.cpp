@@ -3,6 +3,15 @@
 // (aten/src/ATen/native/UpSample.h: nearest indices in float, linear/cubic weights in the input's
 // precision, the same-size shortcut of linear, bicubic's A = -0.75 with clamped taps). The op is linear
 // in x, so its vjp is the adjoint kernel and the adjoint's vjp the forward: double backward is exact.
+//
+// Note [PyTorch 2.13's nearest quirks] (found by fuzzing against it; tests/python/test_nn_resample.py):
+// - 2-d nearest keeps nearest_idx's shortcuts (out == in: identity, out == 2 * in: o >> 1) even when a
+//   scale_factor says otherwise (InterpMode::NearestIdx); 1-d / 3-d nearest and every nearest-exact step
+//   by 1 / scale_factor when one is given.
+// - Its 1-d / 3-d nearest backward applies those shortcuts although its forward does not, so its gradient
+//   is not the adjoint of its output there. lucid's gradient is the true adjoint (gradcheck holds).
+// - Antialiased 2-d resampling to an output width of 1 returns wrong values in PyTorch (the first row's
+//   mean repeated); lucid computes the filter.
 #include <algorithm>
 #include <cmath>
 #include <memory>
