@@ -56,14 +56,15 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 # ---- max pooling (1-d / 2-d live in lucid.nn.functional)
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
-    out, idx = _C.max_pool_with_indices(input, 3, kernel_size, _stride(stride), padding, dilation, ceil_mode)
-    return (out, idx) if return_indices else out
+                            return_indices=False):
+    """(output, indices) whatever return_indices says, as torch's."""
+    return _C.max_pool_with_indices(input, 3, kernel_size, _stride(stride), padding, dilation, ceil_mode)
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """3-D max pooling over (N, C, D, H, W) or (C, D, H, W); indices are flat within each D x H x W volume."""
-    return max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    out, idx = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
 
 
 def _unpool_output_size(input, nd, kernel_size, stride, padding, output_size, op):
@@ -121,31 +122,31 @@ def adaptive_avg_pool3d(input, output_size):
     return _C.adaptive_avg_pool(input, 3, output_size)
 
 
-def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
-    out, idx = _C.adaptive_max_pool(input, 1, output_size)
-    return (out, idx) if return_indices else out
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _C.adaptive_max_pool(input, 1, output_size)
 
 
-def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
-    out, idx = _C.adaptive_max_pool(input, 2, output_size)
-    return (out, idx) if return_indices else out
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _C.adaptive_max_pool(input, 2, output_size)
 
 
-def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
-    out, idx = _C.adaptive_max_pool(input, 3, output_size)
-    return (out, idx) if return_indices else out
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _C.adaptive_max_pool(input, 3, output_size)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
-    return adaptive_max_pool1d_with_indices(input, output_size, return_indices)
+    out, idx = adaptive_max_pool1d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    return adaptive_max_pool2d_with_indices(input, output_size, return_indices)
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
 
 
 def adaptive_max_pool3d(input, output_size, return_indices=False):
-    return adaptive_max_pool3d_with_indices(input, output_size, return_indices)
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
 
 
 # ---- power-average pooling
@@ -199,29 +200,29 @@ def _fractional(input, nd, kernel_size, output_size, output_ratio, return_indice
 
 
 def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices=True, _random_samples=None):
-    return _fractional(input, 2, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                                       return_indices=False, _random_samples=None):
+    return _fractional(input, 2, kernel_size, output_size, output_ratio, True, _random_samples,
                        "fractional_max_pool2d")
 
 
 def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                           _random_samples=None):
     """Fractional max pooling (Graham, 2014) over (N, C, H, W) or (C, H, W) with pseudo-random window starts."""
-    return fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
-                                              _random_samples)
+    return _fractional(input, 2, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                       "fractional_max_pool2d")
 
 
 def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices=True, _random_samples=None):
-    return _fractional(input, 3, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                                       return_indices=False, _random_samples=None):
+    return _fractional(input, 3, kernel_size, output_size, output_ratio, True, _random_samples,
                        "fractional_max_pool3d")
 
 
 def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                           _random_samples=None):
     """Fractional max pooling over (N, C, D, H, W) or (C, D, H, W)."""
-    return fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
-                                              _random_samples)
+    return _fractional(input, 3, kernel_size, output_size, output_ratio, return_indices, _random_samples,
+                       "fractional_max_pool3d")
 
 
 # ---- embeddings

@@ -56,7 +56,9 @@ INTERP = [
     ((2, 3, 4, 5), dict(size=(7, 9))),
     ((2, 3, 4, 5), dict(size=(3, 2))),
     ((2, 3, 4, 5), dict(scale_factor=2)),
-    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # output == input size with a scale: no identity shortcut
+    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # 2-d nearest: out == in keeps the identity shortcut
+    ((2, 3, 3, 6), dict(scale_factor=(2.6, 1.52))),  # 2-d nearest: otherwise the step is 1 / scale
+    ((2, 3, 4, 5), dict(scale_factor=(2.2, 2.0), mode="nearest-exact")),
     ((2, 3, 4, 5), dict(scale_factor=(1.3, 0.6))),
     ((1, 2, 5), dict(scale_factor=1.1, mode="nearest-exact")),
     ((1, 2, 5, 5), dict(scale_factor=2.05, mode="nearest-exact")),
