@@ -116,7 +116,27 @@ def mvlgamma(input, p):
     return r + p * (p - 1) / 4 * math.log(math.pi)
 
 
-__all__ += ["frexp", "ldexp", "gcd", "lcm", "mvlgamma"]
+def nextafter(input, other):
+    """The next representable float after input toward other (float32/float64; through the bits)."""
+    lucid = _lucid()
+    a, b = lucid.broadcast_tensors(input, other)
+    dt = lucid.promote_types(a.dtype, b.dtype)
+    if dt not in (lucid.float32, lucid.float64):
+        raise RuntimeError(f'"nextafter_cpu" not implemented for \'{_out.scalar_type_name(dt)}\'')
+    idt = lucid.int32 if dt is lucid.float32 else lucid.int64
+    with lucid.no_grad():
+        x, y = a.to(dt).contiguous(), b.to(dt).contiguous()
+        bits = x.view(idt)
+        step = lucid.where((y > x) == (x > 0), lucid.ones_like(bits), -lucid.ones_like(bits))
+        moved = (bits + step).view(dt)
+        tiny = lucid.full_like(bits, 1).view(dt)
+        r = lucid.where(x == 0, lucid.where(y > 0, tiny, -tiny), moved)
+        r = lucid.where(x == y, y, r)
+        r = lucid.where(lucid.isnan(x) | lucid.isnan(y), x + y, r)
+    return r
+
+
+__all__ += ["frexp", "ldexp", "gcd", "lcm", "mvlgamma", "nextafter"]
 
 
 # ---- shape: scatter into views, copies of views, split spellings
@@ -161,7 +181,8 @@ def _method(t, name):
 
 
 _COPIES = ("alias", "as_strided", "detach", "diagonal", "expand", "permute", "select", "slice", "split",
-           "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unfold", "unsqueeze", "view", "narrow")
+           "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unfold", "unsqueeze", "view", "narrow",
+           "view_as_real", "view_as_complex")
 
 
 def _alias(t):
@@ -207,6 +228,8 @@ def _getter(t, name):
         return special[name](t)
     if name == "split_with_sizes":
         return lambda *a, **k: split_with_sizes(t, *a, **k)
+    if name in ("view_as_real", "view_as_complex"):
+        return lambda: getattr(_C, name)(t)
     return getattr(t, name)
 
 
@@ -301,6 +324,13 @@ def corrcoef(input):
     return lucid.clamp(c, -1, 1)
 
 
+def frobenius_norm(input, dim=(), keepdim=False):
+    """The 2-norm over dim (all dims when empty)."""
+    lucid = _lucid()
+    dims = [dim] if isinstance(dim, int) else (list(dim) or None)
+    return lucid.linalg.vector_norm(input, 2, dims, keepdim)
+
+
 def dist(input, other, p=2):
     """The p-norm of input - other."""
     lucid = _lucid()
@@ -366,7 +396,7 @@ def renorm(input, p, dim, maxnorm):
     return input * factor
 
 
-__all__ += ["cov", "corrcoef", "dist", "trapezoid", "trapz", "cumulative_trapezoid", "renorm"]
+__all__ += ["frobenius_norm", "cov", "corrcoef", "dist", "trapezoid", "trapz", "cumulative_trapezoid", "renorm"]
 
 
 # ---- indexing
@@ -511,7 +541,7 @@ __all__ += ["is_complex", "is_floating_point", "is_signed", "is_nonzero", "is_sa
 
 # ---- out= where PyTorch takes it, and the Tensor methods PyTorch has
 
-_out.install(globals(), ("frexp", "ldexp", "gcd", "lcm", "mvlgamma", "select_scatter", "slice_scatter",
+_out.install(globals(), ("frexp", "ldexp", "gcd", "lcm", "mvlgamma", "nextafter", "frobenius_norm", "select_scatter", "slice_scatter",
                          "diagonal_scatter", "as_strided_scatter", "cov", "dist", "renorm", "index_reduce",
                          "matrix_power", "vander") + tuple(n + "_copy" for n in _COPIES if n != "alias"))
 _out.install(globals(), ("alias_copy",))
@@ -524,12 +554,12 @@ def _inplace_of(fn, name):
     return method
 
 
-for _n in ("frexp", "ldexp", "gcd", "lcm", "mvlgamma", "select_scatter", "slice_scatter", "diagonal_scatter",
+for _n in ("frexp", "ldexp", "gcd", "lcm", "mvlgamma", "nextafter", "select_scatter", "slice_scatter", "diagonal_scatter",
            "as_strided_scatter", "cov", "corrcoef", "dist", "renorm", "index_reduce", "matrix_power",
            "split_with_sizes", "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "adjoint", "is_complex",
            "is_floating_point", "is_signed", "is_nonzero", "is_same_size", "narrow_copy"):
     setattr(Tensor, _n, getattr(globals()[_n], "__wrapped__", globals()[_n]))
-for _n in ("ldexp", "gcd", "lcm", "mvlgamma", "renorm", "index_reduce"):
+for _n in ("ldexp", "gcd", "lcm", "mvlgamma", "nextafter", "renorm", "index_reduce"):
     setattr(Tensor, _n + "_", _inplace_of(getattr(globals()[_n], "__wrapped__", globals()[_n]), _n))
 Tensor.sum_to_size = sum_to_size
 Tensor.fill_diagonal_ = fill_diagonal_

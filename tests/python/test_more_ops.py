@@ -209,3 +209,16 @@ def test_small_additions_vs_torch(torch):
     x, y = lucid.tensor([12, 18]), lucid.tensor([8, 12])
     assert lucid.gcd_(x, y) is x and x.tolist() == [4, 6]
     assert not lucid.detach(lucid.ones(1, requires_grad=True)).requires_grad
+
+
+def test_nextafter_and_frobenius_vs_torch(torch):
+    x = [0.0, 1.0, -1.0, 2.5, float("inf"), float("nan"), 1e-45, -0.0, 3.0]
+    y = [1.0, 0.0, 5.0, 2.5, 0.0, 1.0, 0.0, -1.0, float("inf")]
+    for dt in ("float32", "float64"):
+        got = lucid.nextafter(lucid.tensor(x, dtype=getattr(lucid, dt)), lucid.tensor(y, dtype=getattr(lucid, dt)))
+        want = torch.nextafter(torch.tensor(x, dtype=getattr(torch, dt)), torch.tensor(y, dtype=getattr(torch, dt)))
+        np.testing.assert_array_equal(_np(got), want.numpy())
+    a = lucid.tensor(A34)
+    for kw in (dict(dim=(0, 1)), dict(dim=1), dict(dim=(0, 1), keepdim=True)):
+        np.testing.assert_allclose(_np(lucid.frobenius_norm(a, **kw)),
+                                   torch.frobenius_norm(torch.tensor(A34), **kw).numpy(), rtol=1e-12)
