@@ -222,7 +222,15 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
 
 // The direct path (float32, AVX-512, width stride 1, rows of at least 16 outputs): the GEMM reads
 // the padded sample through a table of row offsets instead of an im2col copy.
-bool direct_ok(const ConvGeom& g) { return conv_gemm_available() && g.s[2] == 1 && g.out[2] >= 16; }
+// Narrower rows fold each (depth) plane into one line over the padded width (the columns between
+// rows computed and dropped), which needs unit height stride.
+constexpr int64_t kDirectMinWidth = 16;
+int64_t padded_width(const ConvGeom& g) { return g.in[2] + 2 * g.p[2]; }
+bool folds(const ConvGeom& g) { return g.out[2] < kDirectMinWidth; }
+bool direct_ok(const ConvGeom& g) {
+  if (!conv_gemm_available() || g.s[2] != 1) return false;
+  return !folds(g) || (g.s[1] == 1 && (g.out[1] - 1) * padded_width(g) + g.out[2] >= kDirectMinWidth);
+}
 
 // The implicit im2col of the direct path: a sample copied inside a zero border (when there is
 // padding), with row offsets off[c*K + kk] and output-line offsets base[line] into it.
@@ -266,6 +274,28 @@ void conv_direct(float* Y, const float* X, const float* Wt, const float* B, int6
   const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
   const DirectPlan plan(g, C);
+  if (folds(g)) {
+    // one line per depth plane, OWv = (OH - 1) * Wp + OW positions, into t (OC, OD, OWv), then the
+    // valid columns into y
+    const int64_t OD = g.out[0], OH = g.out[1], Wp = padded_width(g), OWv = (OH - 1) * Wp + OW, LT = OD * OWv;
+    std::vector<int64_t> base(static_cast<size_t>(OD));
+    for (int64_t od = 0; od < OD; ++od) base[size_t(od)] = od * g.s[0] * plan.Hp * Wp;
+    const int64_t ps = plan.scratch_size();
+    for_samples<float>(N, ps + OC * LT, [&](int64_t n, float* s) {
+      const float* xn = plan.sample(X + n * C * IN, s, g);
+      float* t = s + ps;
+      for (int64_t gi = 0; gi < groups; ++gi)
+        conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, plan.off.data() + gi * CKg, base.data(), OD, OWv,
+                        t + gi * OCg * LT, LT, B ? B + gi * OCg : nullptr);
+      float* yn = Y + n * OC * L;
+      for (int64_t o = 0; o < OC; ++o)
+        for (int64_t od = 0; od < OD; ++od)
+          for (int64_t oh = 0; oh < OH; ++oh)
+            std::memcpy(yn + (o * OD + od) * OH * OW + oh * OW, t + o * LT + od * OWv + oh * Wp,
+                        size_t(OW) * sizeof(float));
+    });
+    return;
+  }
   for_samples<float>(N, plan.scratch_size(), [&](int64_t n, float* s) {
     const float* xn = plan.sample(X + n * C * IN, s, g);
     float* yn = Y + n * OC * L;
