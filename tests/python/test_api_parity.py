@@ -123,37 +123,14 @@ SPACES = {"F": (TF, LF), "nn": (tnn, lnn), "init": (tnn.init, linit), "utils": (
 
 KNOWN_DIFFERENCES = {
     # -- justified, permanent
-    "lucid.save": "lucid's format never pickles: pickle_module/pickle_protocol are accepted and ignored, so "
-                  "their defaults are None; torch's private _disable_byteorder_record does not apply",
-    "lucid.load": "lucid never runs code on load: weights_only defaults to True (torch: None, i.e. its own "
-                  "weights_only default); extra keyword arguments are named kwargs, not pickle_load_args",
-    # -- gaps found by this audit, in files of the parity task (being fixed)
-    "F.max_pool1d_with_indices": "parity task, pending: return_indices default should be False as torch's",
-    "F.max_pool2d_with_indices": "parity task, pending: return_indices default should be False as torch's",
-    "F.max_pool3d_with_indices": "parity task, pending: return_indices default should be False as torch's",
-    "F.adaptive_max_pool1d_with_indices": "parity task, pending: return_indices default should be False",
-    "F.adaptive_max_pool2d_with_indices": "parity task, pending: return_indices default should be False",
-    "F.adaptive_max_pool3d_with_indices": "parity task, pending: return_indices default should be False",
-    "nn.Module.modules": "parity task, pending: torch 2.13's Module.modules(remove_duplicate=True)",
-    "nn.Fold": "parity task, pending: the nn.Fold layer is missing",
-    "nn.Unfold": "parity task, pending: the nn.Unfold layer is missing",
-    "nn.Softmax2d": "parity task, pending: the nn.Softmax2d layer is missing",
-    "nn.BatchNorm1d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.BatchNorm2d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.BatchNorm3d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.InstanceNorm1d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.InstanceNorm2d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.InstanceNorm3d.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.GroupNorm.__init__": "parity task, pending: torch 2.13's trailing bias=True argument",
-    "nn.RMSNorm.forward": "parity task, pending: torch names RMSNorm.forward's argument x",
-    "nn.Hardtanh.__init__": "parity task, pending: torch's deprecated min_value/max_value aliases",
-    "data.random_split": "parity task, pending: generator defaults to the default generator object",
+    "lucid.save": "lucid's format never pickles: pickle_module/pickle_protocol default to None (a pickle_module "
+                  "is refused with TypeError) where torch's are the pickle module and 2",
+    "lucid.load": "lucid never runs code on load: weights_only defaults to True (torch: None, meaning its own "
+                  "weights_only default, also True since 2.6)",
 }
 
 # Known differences in the default-construction comparison (state_dict keys / shapes / init statistics).
 KNOWN_INIT_DIFFERENCES = {
-    "Fold": "parity task, pending: the nn.Fold layer is missing",
-    "Unfold": "parity task, pending: the nn.Unfold layer is missing",
 }
 
 
@@ -228,6 +205,8 @@ def _same_default(a, b):
         return a == b or (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12)
     if isinstance(a, (str, type(None), tuple, list)) or isinstance(b, (str, type(None), tuple, list)):
         return type(a) is type(b) and a == b
+    if type(a).__name__ == type(b).__name__ == "Generator":
+        return True  # torch's default_generator vs lucid's default_generator
     # torch dtypes / objects vs lucid's: compare by repr's last component (torch.float32 vs lucid.float32)
     return str(a).split(".")[-1] == str(b).split(".")[-1]
 

@@ -316,6 +316,9 @@ def test_cuda_is_a_typed_error():
     ("conv_transpose2d", (2, 16, 5, 30), (16, 6, 3, 3), dict(padding=1, dilation=(1, 2), groups=2)),  # as a conv
     ("conv_transpose2d", (1, 8, 6, 40), (8, 4, 3, 3), dict(padding=3)),            # padding > d(k-1)
     ("conv_transpose3d", (1, 8, 3, 4, 20), (8, 3, 2, 3, 3), dict(padding=(0, 1, 2), dilation=(1, 1, 2))),
+    ("conv2d", (4, 16, 14, 14), (32, 16, 3, 3), dict(padding=1)),                # narrow rows, folded planes
+    ("conv3d", (2, 8, 4, 6, 7), (6, 8, 3, 3, 3), dict(padding=1, dilation=(1, 2, 1))),
+    ("conv_transpose2d", (3, 32, 14, 14), (32, 16, 3, 3), dict(padding=1)),
     ("conv3d", (2, 32, 5, 6, 40), (7, 32, 3, 3, 3), dict(padding=(1, 0, 1))),
 ])
 @pytest.mark.parametrize("isa", ["avx512", "avx2"])
@@ -344,8 +347,9 @@ def _large(torch, name, xs, ws, kw):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_threads_agree(threads):
-    x = lucid.tensor(arr(5, 16, 9, 11).astype(np.float32), requires_grad=True)
+@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20)])       # threads over samples, over lines
+def test_threads_agree(threads, shape):
+    x = lucid.tensor(arr(*shape).astype(np.float32), requires_grad=True)
     w = lucid.tensor(arr(8, 16, 3, 3).astype(np.float32), requires_grad=True)
     old = lucid.get_num_threads()
     try:
