@@ -211,8 +211,8 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
     parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) {
         const int64_t n = p / C, c = p % C;
-        for (int64_t kk = 0; kk < K; ++kk) col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk, 0,
-                                                   g.out[0] * g.out[1]);
+        for (int64_t kk = 0; kk < K; ++kk)
+          col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk, 0, g.out[0] * g.out[1]);
       }
     });
   });
