@@ -255,8 +255,8 @@ Tensor conv_transpose(const Tensor& x_in, const Tensor& weight, const std::optio
                       const IntList& dilation) {
   const std::string op = op_name("conv_transpose", nd);
   check_common(op, x_in, weight, bias);
-  check_lists(op, nd,
-              {{"stride", &stride}, {"padding", &padding}, {"output_padding", &output_padding}, {"dilation", &dilation}});
+  check_lists(op, nd, {{"stride", &stride}, {"padding", &padding}, {"output_padding", &output_padding},
+                       {"dilation", &dilation}});
   check_window(op, stride, padding, dilation);
   auto [x, unb] = batched(op, x_in, nd);
   LUCID_CHECK(weight->dim() == nd + 2, ShapeMismatch,

@@ -10,6 +10,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/unary.h"
+#include "ops/view_track.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -210,7 +211,7 @@ Tensor complex_part(const Tensor& x, int part) {
            Tensor gc = cast(g[0], cdt);
            return std::vector<Tensor>{part ? mul(gc, Scalar::from_complex(0.0, 1.0)) : gc};
          });
-  return out;
+  return track_part_view(x, out);
 }
 }  // namespace
 

@@ -10,6 +10,8 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/reduce.h"
+#include "ops/unary.h"
+#include "ops/view_track.h"
 
 namespace lucid {
 
@@ -52,6 +54,74 @@ void record_subset(const char* name, const Tensor& in, const Tensor& out, ViewFn
   });
 }
 
+// A real-dtype view of a complex base (.real / .imag, and views of those): the part it reads, and the
+// view's geometry in the base's real or imaginary numbers taken as one contiguous real tensor.
+struct PartView {
+  int part;  // 0: real numbers, 1: imaginary
+  Shape size;
+  Strides stride;
+  int64_t offset;
+};
+
+bool is_part_view(const Tensor& v, const Tensor& base) { return is_complex(base->dtype()) && !is_complex(v->dtype()); }
+
+PartView part_view(const Tensor& v, const Tensor& base, const char* what) {
+  LUCID_CHECK(base->is_contiguous(), NotImplemented,
+              "[" << what << "] writing through .real/.imag of a non-contiguous complex tensor under autograd is "
+                     "not supported yet");
+  const int64_t rel = v->storage_offset() - 2 * base->storage_offset();
+  PartView p{int(rel & 1), v->shape(), v->strides(), (rel - (rel & 1)) / 2};
+  for (auto& st : p.stride) {
+    LUCID_CHECK(st % 2 == 0, NotImplemented,
+                "[" << what << "] a view mixing real and imaginary numbers of a complex tensor is not supported");
+    st /= 2;
+  }
+  return p;
+}
+
+// base-shaped contiguous real zr -> the view's numbers (as_strided: differentiable)
+Tensor part_region(const PartView& p, const Tensor& zr) { return as_strided(zr, p.size, p.stride, p.offset + zr->storage_offset()); }
+
+// the gradient of a complex base from the gradient g of its part view
+Tensor part_view_grad(const PartView& p, const Tensor& g, const Shape& bshape, Dtype cdt) {
+  Tensor gp = view_scatter(g, bshape, [p](const Tensor& z) { return part_region(p, z); }, "AsStridedBackward0");
+  Tensor gc = cast(gp, cdt);
+  return p.part ? mul(gc, Scalar::from_complex(0.0, 1.0)) : gc;
+}
+
+void regenerate_part_view(const Tensor& v, const Tensor& base) {
+  const PartView p = part_view(v, base, "view");
+  const Shape bshape = base->shape();
+  const Dtype cdt = base->dtype();
+  auto node_fn = [p, bshape, cdt](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{part_view_grad(p, g[0], bshape, cdt)};
+  };
+  auto node = std::make_shared<FnNode<decltype(node_fn)>>(p.part ? "ImagBackward0" : "RealBackward0",
+                                                          std::vector<SavedTensor>{}, node_fn);
+  autograd::set_history(node, {&base}, {&v});
+}
+
+// An in-place write of `result` through a part view: the base's old history keeps the numbers outside
+// the region; the region's numbers come from result (a real tensor: grad real(g) or imag(g) there).
+void copy_part_slices(const Tensor& view, const Tensor& base, const Tensor& result) {
+  const PartView p = part_view(view, base, "in-place");
+  const Dtype rdt = view->dtype();
+  Tensor mask = ones(base->shape(), rdt, base->device());
+  {
+    autograd::GradModeGuard off(false);
+    Tensor region = part_region(p, mask);
+    if (region->numel()) fill_kernel(mask->device())(*region, Scalar::from_int(0));
+  }
+  rebase_history("CopySlices", base, {&result}, [p, mask](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    Tensor gb = contiguous(g[0]);
+    Tensor re = real(gb), im = imag(gb);
+    Tensor g_old = p.part ? complex(re, mul(im, mask)) : complex(mul(re, mask), im);
+    return std::vector<Tensor>{g_old, part_region(p, contiguous(p.part ? im : re))};
+  });
+  view->ensure_autograd_meta().view->version = view->version();
+  regenerate_part_view(view, base);
+}
+
 // Under grad mode, remembers that `out` is a view of `in`'s base, so an in-place write through it
 // can rewrite the base's history and stale views can be regenerated (docs/notes/autograd.md).
 Tensor track_view(const Tensor& in, const Tensor& out) {
@@ -67,9 +137,18 @@ Tensor track_view(const Tensor& in, const Tensor& out) {
 
 }  // namespace
 
+Tensor track_part_view(const Tensor& in, const Tensor& out) { return track_view(in, out); }
+
 void regenerate_view_history(const Tensor& v) {
   AutogradMeta& m = v->ensure_autograd_meta();
   const Tensor base = m.view->base;
+  if (is_part_view(v, base)) {
+    m.view->version = v->version();
+    if (autograd::requires_grad(base)) regenerate_part_view(v, base);
+    return;
+  }
+  LUCID_CHECK(v->dtype() == base->dtype(), NotImplemented,
+              "[view] a view_as_complex view whose base was modified in place under autograd is not supported yet");
   const Shape size = v->shape();
   const Strides stride = v->strides();
   const int64_t rel = v->storage_offset() - base->storage_offset();
@@ -90,6 +169,9 @@ void regenerate_view_history(const Tensor& v) {
 
 void copy_slices(const Tensor& view, const Tensor& result) {
   const Tensor base = view->autograd_meta()->view->base;
+  if (is_part_view(view, base)) return copy_part_slices(view, base, result);
+  LUCID_CHECK(view->dtype() == base->dtype(), NotImplemented,
+              "[in-place] writing through view_as_complex of a tensor under autograd is not supported yet");
   LUCID_CHECK(base->is_contiguous(), NotImplemented,
               "[in-place] writing through a view of a non-contiguous tensor under autograd is not supported yet");
   const Shape size = view->shape();

@@ -182,3 +182,108 @@ def test_scatter_add_grad_still_flows():
     idx = lucid.tensor([[0, 1, 2, 0], [1, 2, 0, 1]])
     gx, gs = lucid.autograd.grad(lucid.scatter(x, 0, idx, s, reduce="add").sum(), [x, s])
     assert gx.tolist() == [[1.0] * 4] * 3 and gs.tolist() == [[1.0] * 4] * 2
+
+
+# ---- in-place writes through .real / .imag rewrite the complex base's history (as PyTorch's CopySlices)
+
+def _scenario_inputs(m, seed=1):
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    w = rng.standard_normal((3, 4))
+    return (m.tensor(z, dtype=m.complex128, requires_grad=True), m.tensor(w, dtype=m.float64, requires_grad=True))
+
+
+SCENARIOS = {
+    "real_mul_": lambda m, z0, w: (lambda z: (z.real.mul_(w), z)[1])(z0 * 1),
+    "imag_add_": lambda m, z0, w: (lambda z: (z.imag.add_(w * w), z)[1])(z0 * 1),
+    "real_copy_": lambda m, z0, w: (lambda z: (z.real.copy_(w.exp()), z)[1])(z0 * 1),
+    "imag_setitem_row": lambda m, z0, w: (lambda z: (z.imag.__setitem__(1, w[0] * 2), z)[1])(z0 * 1),
+    "real_setitem_mask": lambda m, z0, w: (lambda z: (z.real.__setitem__(w > 0, 0.5), z)[1])(z0 * 1),
+    "real_of_view": lambda m, z0, w: (lambda z: (z[1:, ::2].real.mul_(w[:2, :2]), z)[1])(z0 * 1),
+    "imag_of_transpose": lambda m, z0, w: (lambda z: (z.T.imag.sub_(w.T), z)[1])(z0 * 1),
+    "both_parts": lambda m, z0, w: (lambda z: (z.real.mul_(w), z.imag.div_(w.abs() + 1), z)[2])(z0 * 1),
+}
+
+
+def _stale_view(m, z0, w):
+    z = z0 * 1
+    r = z.real            # taken before the base changes
+    z.mul_(1 + 2j)        # r is now stale: its history is regenerated from z's new history
+    return r * w
+
+
+def _view_of_part(m, z0, w):
+    z = z0 * 1
+    r = z.imag
+    r[0].mul_(w[0])       # a view of the part view
+    return z
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS) + ["stale_view", "view_of_part"])
+def test_inplace_through_real_imag_vs_torch(torch, name):
+    fn = SCENARIOS.get(name) or {"stale_view": _stale_view, "view_of_part": _view_of_part}[name]
+    res = {}
+    for m in (torch, lucid):
+        z0, w = _scenario_inputs(m)
+        out = fn(m, z0, w)
+        loss = (out * out.conj()).real.sum() + (out * 0.5).imag.sum() if out.dtype.is_complex else (out * out).sum()
+        g = [x for x in m.autograd.grad(loss, [z0, w], create_graph=True, allow_unused=True) if x is not None]
+        g2 = m.autograd.grad(sum((x * x.conj()).real.sum() if x.dtype.is_complex else (x * x).sum() for x in g),
+                             [z0, w], allow_unused=True)
+        res[m.__name__] = (_np(out), [_np(x) for x in g], [None if x is None else _np(x) for x in g2])
+    (ov, gl, g2l), (tv, gt, g2t) = res["lucid"], res["torch"]
+    np.testing.assert_allclose(ov, tv, rtol=1e-12)
+    assert len(gl) == len(gt)
+    for a, b in zip(gl, gt):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    for a, b in zip(g2l, g2t):
+        if b is None:
+            assert a is None or np.allclose(a, 0)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_real_view_write_bumps_base_version_and_grad_fn(torch):
+    z0, w = _scenario_inputs(lucid)
+    z = z0 * 1
+    v = z._version
+    z.real.mul_(w)
+    assert z._version == v + 1
+    assert "CopySlices" in repr(z.grad_fn)
+    with pytest.raises(RuntimeError, match="leaf"):
+        z0.real.mul_(2)
+
+
+# ---- view_as_real / view_as_complex: views with gradients
+
+def test_view_as_real_complex_vs_torch(torch):
+    rng = np.random.default_rng(11)
+    z = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    res = {}
+    for m in (torch, lucid):
+        tz = m.tensor(z, dtype=m.complex128, requires_grad=True)
+        r = m.view_as_real(tz)
+        c = m.view_as_complex(r * 2 + 1)
+        loss = (r ** 3).sum() + (c * c.conj()).real.sum() + c.imag.sum()
+        g = m.autograd.grad(loss, [tz], create_graph=True)[0]
+        g2 = m.autograd.grad((g * g.conj()).real.sum(), [tz])[0]
+        res[m.__name__] = (_np(r), _np(c), _np(g), _np(g2), tuple(r.shape), tuple(r.stride()))
+    for a, b in zip(res["lucid"], res["torch"]):
+        if isinstance(a, tuple):
+            assert a == b
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+    zl = lucid.tensor(z)
+    assert lucid.view_as_real(zl)._is_view_of(zl)
+    assert lucid.view_as_complex(lucid.view_as_real(zl))._is_view_of(zl)
+    np.testing.assert_array_equal(_np(lucid.view_as_real_copy(zl)), _np(lucid.view_as_real(zl)))
+
+
+def test_view_as_complex_errors_like_torch(torch):
+    cases = [lambda m: m.view_as_complex(m.ones(3, 3)), lambda m: m.view_as_complex(m.ones(2, 3).t()),
+             lambda m: m.view_as_real(m.ones(3)), lambda m: m.view_as_complex(m.ones(3, 2, dtype=m.int64))]
+    for f in cases:
+        with pytest.raises(RuntimeError) as te:
+            f(torch)
+        with pytest.raises(RuntimeError, match=str(te.value).split(",")[0].split(" but")[0][:36]):
+            f(lucid)

@@ -23,7 +23,7 @@ def close(a, b, tol=1e-10):
     a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
     b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
     assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)  # NaNs must sit at the same places
 
 
 TOL = {"float32": 1e-5, "float64": 1e-10}
@@ -56,7 +56,9 @@ INTERP = [
     ((2, 3, 4, 5), dict(size=(7, 9))),
     ((2, 3, 4, 5), dict(size=(3, 2))),
     ((2, 3, 4, 5), dict(scale_factor=2)),
-    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # output == input size with a scale: no identity shortcut
+    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # 2-d nearest: out == in keeps the identity shortcut
+    ((2, 3, 3, 6), dict(scale_factor=(2.6, 1.52))),  # 2-d nearest: otherwise the step is 1 / scale
+    ((2, 3, 4, 5), dict(scale_factor=(2.2, 2.0), mode="nearest-exact")),
     ((2, 3, 4, 5), dict(scale_factor=(1.3, 0.6))),
     ((1, 2, 5), dict(scale_factor=1.1, mode="nearest-exact")),
     ((1, 2, 5, 5), dict(scale_factor=2.05, mode="nearest-exact")),
@@ -313,16 +315,41 @@ def test_grid_sample_matches_torch(torch, xs, gs, mode, padding_mode, align_corn
     close(lg.grad, tg.grad, 1e-4 if dtype == "float32" else 1e-9)
 
 
-def test_grid_sample_edge_points(torch):
-    # grid points on pixel centres, on the border and far outside (reflection over several periods)
-    x = arr(1, 2, 3, 4)
-    pts = np.array([-1.0, 1.0, 0.0, -3.7, 5.2, 1.0 / 3.0, -0.5, 0.25]).reshape(1, 2, 2, 2)
-    for mode in ("bilinear", "nearest", "bicubic"):
-        for pad in ("zeros", "border", "reflection"):
-            for ac in (False, True):
-                kw = dict(mode=mode, padding_mode=pad, align_corners=ac)
-                close(F.grid_sample(lucid.tensor(x), lucid.tensor(pts), **kw),
-                      torch.nn.functional.grid_sample(torch.tensor(x), torch.tensor(pts), **kw))
+EDGE = [-1.0, 1.0, 0.0, -3.0, 3.0, -5.0, 5.0, -1 / 3, 1 / 3, -0.5, 0.5, -1.25, 1.25, -1.5, 1.5, -7 / 3, 7 / 3, 2.0,
+        -2.0, 0.75, -0.75, -0.25, 0.25]
+ODD = [1e30, -1e30, np.nan, np.inf, -np.inf]
+
+
+def _edge_grid(vals, nd):
+    if nd == 2:
+        pts = [[a, b] for a in vals for b in (0.3, -1.0, 1.0)] + [[0.2, a] for a in vals]
+        return np.array(pts).reshape(1, 1, -1, 2)
+    pts = [[a, 0.3, -0.2] for a in vals] + [[0.1, a, 0.4] for a in vals] + [[0.1, -0.3, a] for a in vals]
+    return np.array(pts).reshape(1, 1, 1, -1, 3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("nd,mode", [(2, "bilinear"), (2, "nearest"), (2, "bicubic"), (3, "bilinear"), (3, "nearest")])
+def test_grid_sample_edge_points(torch, nd, mode, dtype):
+    # points on pixel centres and edges, exact ties of nearest rounding, on the clip borders and the reflection
+    # folds (values and gradients, where PyTorch counts borders as out of bounds), and far outside / NaN / inf
+    # (values only: PyTorch's backward is not defined there)
+    x = arr(*((1, 2, 3, 4) if nd == 2 else (1, 2, 3, 4, 5))).astype(dtype)
+    for pad in ("zeros", "border", "reflection"):
+        for ac in (False, True):
+            kw = dict(mode=mode, padding_mode=pad, align_corners=ac)
+            odd = _edge_grid(EDGE + ODD, nd).astype(dtype)
+            close(F.grid_sample(lucid.tensor(x), lucid.tensor(odd), **kw),
+                  torch.nn.functional.grid_sample(torch.tensor(x), torch.tensor(odd), **kw), TOL[dtype])
+            g = _edge_grid(EDGE, nd).astype(dtype)
+            lx, lg = lucid.tensor(x, requires_grad=True), lucid.tensor(g, requires_grad=True)
+            tx, tg = torch.tensor(x, requires_grad=True), torch.tensor(g, requires_grad=True)
+            y, ty = F.grid_sample(lx, lg, **kw), torch.nn.functional.grid_sample(tx, tg, **kw)
+            go = arr(*ty.shape).astype(dtype)
+            y.backward(lucid.tensor(go))
+            ty.backward(torch.tensor(go))
+            close(lx.grad, tx.grad, 1e-4 if dtype == "float32" else 1e-9)
+            close(lg.grad, tg.grad, 1e-4 if dtype == "float32" else 1e-9)
 
 
 @pytest.mark.parametrize("xs,gs,mode", GRID)
@@ -516,3 +543,16 @@ def test_cuda_tensors_raise_typed_errors(cuda_device):
         F.grid_sample(x, lucid.rand(1, 3, 3, 2).to(cuda_device), align_corners=False)
     with pytest.raises(NotImplementedError, match="CPU only"):
         F.rotate(x, 30.0)
+
+
+def test_interpolate_single_plane_split_across_threads(torch):
+    # fewer planes than threads: the kernels split one plane by rows / columns
+    prev = lucid.get_num_threads()
+    lucid.set_num_threads(2)
+    try:
+        for shape, kw in [((1, 1, 120, 160), dict(size=(200, 250), mode="bilinear")),
+                          ((1, 1, 120, 160), dict(size=(90, 310), mode="bicubic", align_corners=True)),
+                          ((1, 1, 20, 30, 40), dict(size=(33, 17, 50), mode="trilinear"))]:
+            compare(torch, "interpolate", shape, kw, "float64")
+    finally:
+        lucid.set_num_threads(prev)

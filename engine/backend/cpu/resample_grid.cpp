@@ -4,7 +4,10 @@
 // of each); the forward sums taps over channels, the backward scatters into the input (one batch item
 // per task: no write races) and contracts the derivative weights for the grid gradient.
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "backend/cpu/dispatch.h"
@@ -29,65 +32,92 @@ struct Point {
   T mult[3] = {0, 0, 0};  // d(unnormalized, padded coordinate) / d(grid coordinate)
 };
 
+// The grid coordinate in pixels, m its derivative; vec: the vectorised kernel's form (c + 1) * m (- 0.5),
+// which its compiler contracts into a fused multiply-add (it decides nearest-neighbour ties).
 template <typename T>
-T unnormalize(T c, int64_t size, bool ac, T& m) {
+T unnormalize(T c, int64_t size, bool ac, T& m, bool vec) {
   if (ac) {
     m = T(size - 1) / T(2);
-    return (c + T(1)) / T(2) * T(size - 1);
+    return vec ? (c + T(1)) * m : (c + T(1)) / T(2) * T(size - 1);
   }
   m = T(size) / T(2);
-  return ((c + T(1)) * T(size) - T(1)) / T(2);
+  return vec ? std::fma(c + T(1), m, T(-0.5)) : ((c + T(1)) * T(size) - T(1)) / T(2);
 }
 
+// Two flavours of PyTorch's padding maths, reproduced with their edge behaviour: 2-d inputs run its
+// vectorised CPU kernel (GridSamplerKernel.cpp: NaN clips to 0, reflection by truncated division), 3-d
+// inputs its scalar one (GridSampler.h: std::min/max clipping, reflection by fmod and an int flip count).
+// Both count the clip borders as out of bounds for the gradient.
 template <typename T>
-T clip(T in, int64_t size, T& g) {
-  if (in < T(0)) {
-    g = 0;
-    return 0;
-  }
+T clip(T in, int64_t size, T& g, bool vec) {
   const T mx = T(size - 1);
-  if (in > mx) {
-    g = 0;
-    return mx;
-  }
-  g = 1;
-  return in;
+  g = (in > T(0) && in < mx) ? T(1) : T(0);
+  if (vec) return in > T(0) ? std::min(in, mx) : T(0);
+  return std::min(mx, std::max(in, T(0)));
+}
+
+// static_cast<int>(floor(v)) as x86 computes it (out-of-range and NaN give INT_MIN).
+template <typename T>
+int int_floor(T v) {
+  const T f = std::floor(v);
+  return (f >= T(-2147483648.0) && f < T(2147483648.0)) ? int(f) : INT32_MIN;
 }
 
 template <typename T>
-T reflect(T in, int64_t twice_low, int64_t twice_high, T& g) {
+T reflect(T in, int64_t size, bool ac, T& g, bool vec) {
+  if (vec) {
+    const T ts = T(ac ? 2 * (size - 1) : 2 * size);
+    if (ts == T(0)) {
+      g = 0;
+      return 0;
+    }
+    const T iml = ac ? in : in + T(0.5);
+    const bool neg = iml < T(0);
+    const T ab = std::abs(iml);
+    const T extra = std::fma(-std::trunc(ab / ts), ts, ab);  // contracted there too
+    const T refl = ts - extra;
+    const bool more = extra > refl;
+    g = (more != neg) ? T(-1) : T(1);
+    return (more ? refl : extra) - (ac ? T(0) : T(0.5));
+  }
+  const int64_t twice_low = ac ? 0 : -1, twice_high = ac ? 2 * (size - 1) : 2 * size - 1;
   if (twice_low == twice_high) {
     g = 0;
     return 0;
   }
   const T mn = T(twice_low) / T(2), span = T(twice_high - twice_low) / T(2);
   in = in - mn;
-  T s = 1;
-  if (in < T(0)) s = -1, in = -in;
+  T sgn = 1;
+  if (in < T(0)) sgn = -1, in = -in;
   const T extra = std::fmod(in, span);
-  const int64_t flips = int64_t(std::floor(in / span));
-  if (flips % 2 == 0) {
-    g = s;
+  if (int_floor(in / span) % 2 == 0) {
+    g = sgn;
     return extra + mn;
   }
-  g = -s;
+  g = -sgn;
   return span - extra + mn;
 }
 
 // The padding-mode mapping of an unnormalized coordinate, multiplying m by its derivative.
 template <typename T>
-T pad_coord(T c, int64_t size, const GridOpts& o, T& m) {
+T pad_coord(T c, int64_t size, const GridOpts& o, T& m, bool vec) {
   T g = 1;
   if (o.padding == GridPadding::Border) {
-    c = clip(c, size, g);
+    c = clip(c, size, g, vec);
     m *= g;
   } else if (o.padding == GridPadding::Reflection) {
-    c = o.align_corners ? reflect(c, 0, 2 * (size - 1), g) : reflect(c, -1, 2 * size - 1, g);
+    c = reflect(c, size, o.align_corners, g, vec);
     m *= g;
-    c = clip(c, size, g);
+    c = clip(c, size, g, vec);
     m *= g;
   }
   return c;
+}
+
+// An integer tap position from a padded coordinate (out-of-range values land out of bounds, not in UB).
+template <typename T>
+int64_t to_index(T v) {
+  return (v > T(-2) && v < T(9.0e18)) ? int64_t(v) : int64_t(-2);
 }
 
 template <typename T>
@@ -110,14 +140,26 @@ void cubic_coeffs(T t, T c[4], T d[4], T d2[4] = nullptr) {
   }
 }
 
+// A point whose interpolation weights are NaN (PyTorch's 2-d kernel multiplies them into its masked taps):
+// the forward gives NaN, the backward drops it (its scatters are masked).
+template <typename T>
+void nan_point(Point<T>& p, bool forward) {
+  if (!forward) return;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  p.taps[p.n++] = Tap<T>{0, nan, {nan, nan, nan}, {}};
+}
+
 // Taps of grid point g (nd coordinates x, y[, z]) into an input of extents (D, H, W).
 template <typename T, bool H2 = false>
-void point_taps(Point<T>& p, const T* g, int nd, int64_t D, int64_t H, int64_t W, const GridOpts& o) {
+void point_taps(Point<T>& p, const T* g, int nd, int64_t D, int64_t H, int64_t W, const GridOpts& o,
+                bool forward = false) {
   p.n = 0;
+  const bool vec = nd == 2;
   const int64_t ext[3] = {W, H, D};
   T c[3] = {0, 0, 0};
-  for (int k = 0; k < nd; ++k) c[k] = unnormalize(g[k], ext[k], o.align_corners, p.mult[k]);
+  for (int k = 0; k < nd; ++k) c[k] = unnormalize(g[k], ext[k], o.align_corners, p.mult[k], vec);
   if (o.mode == GridMode::Bicubic) {  // 2-d only; the padding applies to each tap's integer position
+    if (!std::isfinite(c[0]) || !std::isfinite(c[1])) return nan_point(p, forward);
     T cx[4], dx[4], cy[4], dy[4], hx[4], hy[4];
     const T fx = std::floor(c[0]), fy = std::floor(c[1]);
     cubic_coeffs(c[0] - fx, cx, dx, H2 ? hx : nullptr);
@@ -125,8 +167,8 @@ void point_taps(Point<T>& p, const T* g, int nd, int64_t D, int64_t H, int64_t W
     for (int j = 0; j < 4; ++j)
       for (int i = 0; i < 4; ++i) {
         T unused = 1;
-        const int64_t xi = int64_t(pad_coord(fx - T(1) + T(i), W, o, unused));
-        const int64_t yi = int64_t(pad_coord(fy - T(1) + T(j), H, o, unused));
+        const int64_t xi = to_index(pad_coord(fx - T(1) + T(i), W, o, unused, vec));
+        const int64_t yi = to_index(pad_coord(fy - T(1) + T(j), H, o, unused, vec));
         if (xi < 0 || xi >= W || yi < 0 || yi >= H) continue;
         Tap<T>& tp = p.taps[p.n++];
         tp.off = yi * W + xi, tp.w = cx[i] * cy[j];
@@ -138,20 +180,21 @@ void point_taps(Point<T>& p, const T* g, int nd, int64_t D, int64_t H, int64_t W
       }
     return;
   }
-  for (int k = 0; k < nd; ++k) c[k] = pad_coord(c[k], ext[k], o, p.mult[k]);
+  for (int k = 0; k < nd; ++k) c[k] = pad_coord(c[k], ext[k], o, p.mult[k], vec);
   if (o.mode == GridMode::Nearest) {
-    const int64_t xi = int64_t(std::nearbyint(c[0])), yi = int64_t(std::nearbyint(c[1]));
-    const int64_t zi = nd == 3 ? int64_t(std::nearbyint(c[2])) : 0;
+    const int64_t xi = to_index(std::nearbyint(c[0])), yi = to_index(std::nearbyint(c[1]));
+    const int64_t zi = nd == 3 ? to_index(std::nearbyint(c[2])) : 0;
     if (xi >= 0 && xi < W && yi >= 0 && yi < H && zi >= 0 && zi < D)
       p.taps[p.n++] = Tap<T>{(zi * H + yi) * W + xi, T(1), {T(0), T(0), T(0)}, {}};
     return;
   }
   // bilinear / trilinear: corners in PyTorch's order (x fastest, then y, then z)
+  if (vec && (!std::isfinite(c[0]) || !std::isfinite(c[1]))) return nan_point(p, forward);
   int64_t lo[3] = {0, 0, 0};
   T f1[3] = {0, 0, 0}, f0[3] = {1, 1, 1};  // weight of the upper / lower corner along each axis
   for (int k = 0; k < nd; ++k) {
     const T fl = std::floor(c[k]);
-    lo[k] = int64_t(fl);
+    lo[k] = to_index(fl);
     f1[k] = c[k] - fl;
     f0[k] = T(1) - f1[k];
   }
@@ -186,11 +229,11 @@ int taps_per_point(const GridOpts& o, int64_t nd) {
 // derivatives (times the coordinate factor) when d is given.
 template <typename T>
 void build_table(int64_t n, int64_t S, int64_t nd, int K, const T* G, int64_t D, int64_t H, int64_t W, const GridOpts& o,
-                 int64_t* off, T* w, T* d) {
+                 int64_t* off, T* w, T* d, bool forward) {
   parallel_for(0, S, std::max<int64_t>(1, kGrainSize / (K * 8)), [&](int64_t lo, int64_t hi) {
     Point<T> p;
     for (int64_t s = lo; s < hi; ++s) {
-      point_taps(p, G + (n * S + s) * nd, int(nd), D, H, W, o);
+      point_taps(p, G + (n * S + s) * nd, int(nd), D, H, W, o, forward);
       for (int t = 0; t < K; ++t) {
         const bool ok = t < p.n;
         off[s * K + t] = ok ? p.taps[t].off : 0;
@@ -250,7 +293,7 @@ void grid_sample(const TensorImpl& out, const TensorImpl& x, const TensorImpl& g
     over_items(N, [&](int64_t n) {
       std::vector<int64_t> off(size_t(S * K));
       std::vector<T> w(size_t(S * K));
-      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), nullptr);
+      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), nullptr, true);
       const int64_t* op = off.data();
       const T* wp = w.data();
       parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, S * K)), [&](int64_t lo, int64_t hi) {
@@ -283,7 +326,7 @@ void grid_sample_backward(const TensorImpl* gx, const TensorImpl* ggrid, const T
     over_items(N, [&](int64_t n) {
       std::vector<int64_t> off(size_t(S * K));
       std::vector<T> w(size_t(S * K)), d(GG ? size_t(S * K * nd) : 0);
-      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), GG ? d.data() : nullptr);
+      build_table<T>(n, S, nd, K, G, D, H, W, o, off.data(), w.data(), GG ? d.data() : nullptr, false);
       const int64_t* op = off.data();
       const T* wp = w.data();
       if (GX)

@@ -310,7 +310,9 @@ class RNNBase(Module):
     # -- the recurrence
 
     def _prepare(self, input, hx, is_lstm):
-        """Unpacks the input: (data (N, I), batch sizes, sorted/unsorted indices, max batch, is_batched, T, B)."""
+        """PyTorch's input checks; returns (data, batch_sizes tensor, batch_sizes list, sorted_indices,
+        unsorted_indices, max batch, is_batched): data is packed (N, I) for a PackedSequence, else the
+        batched 3-D input (the batch dim added to an unbatched one)."""
         PackedSequence = _packed()
         name = type(self).__name__
         if isinstance(input, PackedSequence):

@@ -1,0 +1,455 @@
+"""API parity of issue 5 against PyTorch: every public name that issue 5 lists (nn.functional, nn modules, nn.init,
+nn.utils (+ .rnn), optim (+ .lr_scheduler), utils.data) exists in lucid with torch's signature (parameter names,
+order, kinds and defaults; annotations are ignored); for nn modules, __init__ and forward are compared, and a
+default construction gives the same state_dict keys, parameter shapes and default-initialisation statistics.
+
+A difference fails the test unless KNOWN_DIFFERENCES names it with a reason (those run as non-strict xfails, so a
+fix elsewhere turns them green without breaking anything). Skips cleanly without torch."""
+import inspect
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import lucid  # noqa: E402
+import lucid.nn as lnn  # noqa: E402
+import lucid.nn.functional as LF  # noqa: E402
+import lucid.nn.init as linit  # noqa: E402
+import lucid.nn.utils as lutils  # noqa: E402
+import lucid.nn.utils.rnn as lutils_rnn  # noqa: E402
+import lucid.optim as loptim  # noqa: E402
+import lucid.optim.lr_scheduler as lsched  # noqa: E402
+import lucid.utils.data as ldata  # noqa: E402
+import torch.nn as tnn  # noqa: E402
+import torch.nn.functional as TF  # noqa: E402
+import torch.utils.data as tdata  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------------------------
+# The names issue 5 lists (plus their in-place / with_indices / legacy siblings that torch users call directly).
+
+FUNCTIONAL = """
+linear bilinear conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d unfold fold
+max_pool1d max_pool2d max_pool3d max_pool1d_with_indices max_pool2d_with_indices max_pool3d_with_indices
+max_unpool1d max_unpool2d max_unpool3d avg_pool1d avg_pool2d avg_pool3d
+adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool2d adaptive_max_pool3d
+adaptive_max_pool1d_with_indices adaptive_max_pool2d_with_indices adaptive_max_pool3d_with_indices
+lp_pool1d lp_pool2d lp_pool3d fractional_max_pool2d fractional_max_pool3d
+batch_norm layer_norm group_norm instance_norm rms_norm local_response_norm normalize
+dropout dropout1d dropout2d dropout3d alpha_dropout feature_alpha_dropout
+embedding embedding_bag one_hot
+relu relu_ relu6 leaky_relu leaky_relu_ elu elu_ selu selu_ celu celu_ gelu silu mish softplus softsign softshrink
+hardshrink tanhshrink hardtanh hardtanh_ hardsigmoid hardswish sigmoid tanh logsigmoid softmax log_softmax softmin
+gumbel_softmax glu prelu rrelu rrelu_ threshold threshold_
+mse_loss l1_loss smooth_l1_loss huber_loss cross_entropy nll_loss binary_cross_entropy binary_cross_entropy_with_logits
+kl_div poisson_nll_loss gaussian_nll_loss cosine_embedding_loss margin_ranking_loss hinge_embedding_loss
+multi_margin_loss multilabel_margin_loss multilabel_soft_margin_loss soft_margin_loss triplet_margin_loss
+triplet_margin_with_distance_loss ctc_loss
+scaled_dot_product_attention multi_head_attention_forward
+interpolate upsample upsample_nearest upsample_bilinear grid_sample affine_grid pad
+pixel_shuffle pixel_unshuffle channel_shuffle cosine_similarity pairwise_distance pdist
+""".split()
+
+MODULES = """
+Module Parameter Buffer Sequential ModuleList ModuleDict ParameterList ParameterDict
+Identity Linear Bilinear LazyLinear Flatten Unflatten
+Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d Fold Unfold
+MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d AvgPool1d AvgPool2d AvgPool3d
+AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d AdaptiveMaxPool3d
+LPPool1d LPPool2d LPPool3d FractionalMaxPool2d FractionalMaxPool3d
+BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm InstanceNorm1d InstanceNorm2d InstanceNorm3d RMSNorm
+LocalResponseNorm
+Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout Embedding EmbeddingBag
+ReLU ReLU6 LeakyReLU ELU SELU CELU GELU SiLU Mish Softplus Softsign Softshrink Hardshrink Tanhshrink Hardtanh
+Hardsigmoid Hardswish Sigmoid Tanh LogSigmoid Softmax LogSoftmax Softmin GLU PReLU RReLU Threshold
+MSELoss L1Loss SmoothL1Loss HuberLoss CrossEntropyLoss NLLLoss BCELoss BCEWithLogitsLoss KLDivLoss PoissonNLLLoss
+GaussianNLLLoss CosineEmbeddingLoss MarginRankingLoss HingeEmbeddingLoss MultiMarginLoss MultiLabelMarginLoss
+MultiLabelSoftMarginLoss SoftMarginLoss TripletMarginLoss TripletMarginWithDistanceLoss CTCLoss
+Upsample UpsamplingNearest2d UpsamplingBilinear2d PixelShuffle PixelUnshuffle ChannelShuffle
+CosineSimilarity PairwiseDistance Softmax2d
+ZeroPad1d ZeroPad2d ZeroPad3d ConstantPad1d ConstantPad2d ConstantPad3d ReflectionPad1d ReflectionPad2d
+ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d CircularPad1d CircularPad2d CircularPad3d
+RNN LSTM GRU RNNCell LSTMCell GRUCell
+MultiheadAttention TransformerEncoderLayer TransformerDecoderLayer TransformerEncoder TransformerDecoder Transformer
+""".split()
+
+INIT = """
+calculate_gain uniform_ normal_ constant_ zeros_ ones_ eye_ dirac_ xavier_uniform_ xavier_normal_ kaiming_uniform_
+kaiming_normal_ trunc_normal_ orthogonal_ sparse_
+""".split()
+
+UTILS = """
+clip_grad_norm_ clip_grad_value_ parameters_to_vector vector_to_parameters weight_norm remove_weight_norm
+spectral_norm remove_spectral_norm
+""".split()
+
+UTILS_RNN = "PackedSequence pack_padded_sequence pad_packed_sequence pad_sequence pack_sequence".split()
+
+OPTIM = "Optimizer SGD Adam AdamW Adamax NAdam RAdam Adagrad Adadelta RMSprop Rprop ASGD LBFGS SparseAdam".split()
+
+SCHEDULERS = """
+LRScheduler LambdaLR MultiplicativeLR StepLR MultiStepLR ConstantLR LinearLR ExponentialLR PolynomialLR
+CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR OneCycleLR ReduceLROnPlateau SequentialLR ChainedScheduler
+""".split()
+
+SERIALIZATION = "save load".split()
+
+DATA = """
+Dataset IterableDataset TensorDataset ConcatDataset Subset random_split Sampler SequentialSampler RandomSampler
+SubsetRandomSampler WeightedRandomSampler BatchSampler DataLoader default_collate get_worker_info
+""".split()
+
+# public methods compared besides __init__ (and forward for nn modules)
+OPTIM_METHODS = ("step", "zero_grad", "state_dict", "load_state_dict", "add_param_group")
+SCHED_METHODS = ("step", "get_last_lr", "state_dict", "load_state_dict")
+MODULE_METHODS = ("state_dict", "load_state_dict", "named_parameters", "named_buffers", "named_modules",
+                  "named_children", "parameters", "buffers", "children", "modules", "register_buffer",
+                  "register_parameter", "add_module", "train", "eval", "requires_grad_", "zero_grad", "apply",
+                  "register_forward_pre_hook", "register_forward_hook", "register_full_backward_hook",
+                  "get_submodule", "get_parameter", "get_buffer", "register_module", "to", "cpu", "float",
+                  "double", "half", "type", "extra_repr", "forward")
+
+SPACES = {"F": (TF, LF), "nn": (tnn, lnn), "init": (tnn.init, linit), "utils": (tnn.utils, lutils),
+          "utils.rnn": (tnn.utils.rnn, lutils_rnn), "optim": (torch.optim, loptim),
+          "lr_scheduler": (torch.optim.lr_scheduler, lsched), "data": (tdata, ldata),
+          "lucid": (torch, lucid)}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Known, justified differences: "<space>.<name>[.<method>]" -> why. Everything else must match torch exactly.
+# Entries marked "owned by <task>, pending" are gaps in files another helper owns at the time of writing.
+
+KNOWN_DIFFERENCES = {
+    # -- justified, permanent
+    "lucid.save": "lucid's format never pickles: pickle_module/pickle_protocol default to None (a pickle_module "
+                  "is refused with TypeError) where torch's are the pickle module and 2",
+    "lucid.load": "lucid never runs code on load: weights_only defaults to True (torch: None, meaning its own "
+                  "weights_only default, also True since 2.6)",
+}
+
+# Known differences in the default-construction comparison (state_dict keys / shapes / init statistics / repr).
+KNOWN_INIT_DIFFERENCES = {
+}
+
+# Known differences of repr(module) for a default construction.
+_MHA_REPR = ("owned by the attention/transformer task (lucid/nn/modules/transformer.py), pending: torch's "
+             "MultiheadAttention.out_proj is a NonDynamicallyQuantizableLinear (a Linear subclass), so its repr "
+             "line reads 'NonDynamicallyQuantizableLinear(...)'; lucid's is a plain Linear")
+KNOWN_REPR_DIFFERENCES = {k: _MHA_REPR for k in ("MultiheadAttention", "MultiheadAttention_kdim", "Transformer",
+                                                 "TransformerEncoderLayer", "TransformerDecoderLayer")}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# signature extraction (annotations ignored)
+
+_EMPTY = inspect.Parameter.empty
+
+
+def _doc_signature(f):
+    """torch's C builtins carry no signature; their docstring's first line spells it ('name(a, b=1) -> T')."""
+    doc = (getattr(f, "__doc__", None) or "").strip()
+    m = re.match(r"(\w+)\(", doc)
+    if m is None:
+        return None
+    name = m.group(1)
+    depth, end = 0, None
+    for i, ch in enumerate(doc):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                end = i
+                break
+    if end is None:
+        return None
+    params = " ".join(doc[len(name) + 1:end].split())
+    params = params.replace("approximate = ", "approximate=")
+    ns = {}
+    try:
+        exec(f"from __future__ import annotations\ndef _f({params}): pass", {"lucid": lucid, "torch": torch}, ns)
+    except (SyntaxError, NameError, AttributeError):
+        return None
+    return inspect.signature(ns["_f"])
+
+
+def _signature(f, space=None):
+    """(name, kind, default) per parameter, 'self' dropped; None when no signature can be read."""
+    sig = None
+    try:
+        sig = inspect.signature(f)
+    except (TypeError, ValueError):
+        sig = _doc_signature(f)
+    if sig is None:
+        return None
+    params = list(sig.parameters.values())
+    if params and params[0].name == "self":
+        params = params[1:]
+    return [(p.name, p.kind.name, p.default) for p in params]
+
+
+def _torch_function(name):
+    """boolean_dispatch'ed torch functions show (*args, **kwargs): read the non-indices variant's signature."""
+    f = getattr(TF, name)
+    sig = _signature(f)
+    if sig == [("args", "VAR_POSITIONAL", _EMPTY), ("kwargs", "VAR_KEYWORD", _EMPTY)]:
+        inner = getattr(TF, "_" + name, None)
+        if inner is not None:
+            return _signature(inner)
+    return sig
+
+
+def _same_default(a, b):
+    if a is _EMPTY or b is _EMPTY:
+        return a is b
+    if callable(a) and callable(b):
+        return getattr(a, "__name__", a) == getattr(b, "__name__", b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12)
+    if isinstance(a, (str, type(None), tuple, list)) or isinstance(b, (str, type(None), tuple, list)):
+        return type(a) is type(b) and a == b
+    if type(a).__name__ == type(b).__name__ == "Generator":
+        return True  # torch's default_generator vs lucid's default_generator
+    # torch dtypes / objects vs lucid's: compare by repr's last component (torch.float32 vs lucid.float32)
+    return str(a).split(".")[-1] == str(b).split(".")[-1]
+
+
+def _diff(t_sig, l_sig):
+    """A readable list of differences between two signatures; empty when they match."""
+    if t_sig is None:
+        return ["torch signature unreadable"]
+    if l_sig is None:
+        return ["lucid signature unreadable"]
+    out = []
+    tn, ln = [p[0] for p in t_sig], [p[0] for p in l_sig]
+    if tn != ln:
+        out.append(f"names/order: torch {tn} lucid {ln}")
+    ld = {p[0]: p for p in l_sig}
+    for name, kind, default in t_sig:
+        if name not in ld:
+            continue
+        _, lkind, ldefault = ld[name]
+        if kind != lkind:
+            out.append(f"{name}: kind torch {kind} lucid {lkind}")
+        if not _same_default(default, ldefault):
+            out.append(f"{name}: default torch {default!r} lucid {ldefault!r}")
+    return out
+
+
+def _items():
+    """(key, torch_obj, lucid_obj, methods) for every compared item."""
+    out = []
+    for n in FUNCTIONAL:
+        out.append(("F." + n, "F", n, None))
+    for n in MODULES:
+        methods = MODULE_METHODS if n == "Module" else ("__new__",) if n in ("Parameter", "Buffer") else \
+            ("__init__", "forward")
+        out.append(("nn." + n, "nn", n, methods))
+    for n in INIT:
+        out.append(("init." + n, "init", n, None))
+    for n in UTILS:
+        out.append(("utils." + n, "utils", n, None))
+    for n in UTILS_RNN:
+        out.append(("utils.rnn." + n, "utils.rnn", n, ("__init__",) if n == "PackedSequence" else None))
+    for n in OPTIM:
+        out.append(("optim." + n, "optim", n, ("__init__",) + OPTIM_METHODS))
+    for n in SCHEDULERS:
+        out.append(("lr_scheduler." + n, "lr_scheduler", n, ("__init__",) + SCHED_METHODS))
+    for n in SERIALIZATION:
+        out.append(("lucid." + n, "lucid", n, None))
+    for n in DATA:
+        out.append(("data." + n, "data", n, ("__init__",) if n[0].isupper() else None))
+    return out
+
+
+def _check(key, space, name, methods):
+    """The list of problems of one item (empty: it matches)."""
+    tmod, lmod = SPACES[space]
+    tobj = getattr(tmod, name)
+    lobj = getattr(lmod, name, None)
+    if lobj is None:
+        return [f"{key}: missing in lucid"]
+    problems = []
+    if methods is None:
+        tsig = _torch_function(name) if space == "F" else _signature(tobj)
+        problems += [f"{key}: {d}" for d in _diff(tsig, _signature(lobj))]
+        return problems
+    for m in methods:
+        tm, lm = getattr(tobj, m, None), getattr(lobj, m, None)
+        if tm is None:
+            continue
+        if lm is None:
+            problems.append(f"{key}.{m}: missing in lucid")
+            continue
+        if m == "__init__" and tm is object.__init__:
+            continue
+        problems += [f"{key}.{m}: {d}" for d in _diff(_signature(tm), _signature(lm))]
+    return problems
+
+
+def _known(key, problems):
+    """The reason when every problem of `key` is covered by KNOWN_DIFFERENCES (by item or by item.method)."""
+    reasons = []
+    for p in problems:
+        head = p.split(":")[0]
+        reason = KNOWN_DIFFERENCES.get(head) or KNOWN_DIFFERENCES.get(key)
+        if reason is None:
+            return None
+        reasons.append(reason)
+    return "; ".join(dict.fromkeys(reasons))
+
+
+ITEMS = _items()
+
+
+@pytest.mark.parametrize("key,space,name,methods", ITEMS, ids=[i[0] for i in ITEMS])
+def test_signature(key, space, name, methods):
+    assert hasattr(SPACES[space][0], name), f"{key} is not in torch {torch.__version__} (fix the list)"
+    problems = _check(key, space, name, methods)
+    if problems:
+        reason = _known(key, problems)
+        if reason is not None:
+            pytest.xfail(reason)
+    assert not problems, "\n".join(problems)
+
+
+def test_known_differences_name_real_items():
+    """Every KNOWN_DIFFERENCES entry names a compared item (catches typos that would hide nothing)."""
+    keys = {i[0] for i in ITEMS}
+    for k in list(KNOWN_INIT_DIFFERENCES) + list(KNOWN_REPR_DIFFERENCES):
+        assert k in CONSTRUCT, f"KNOWN_INIT entry {k!r} names no constructed layer"
+    for k in KNOWN_DIFFERENCES:
+        base = k
+        while base not in keys and "." in base:
+            base = base.rsplit(".", 1)[0]
+        assert base in keys, f"KNOWN entry {k!r} names no compared item"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# default construction: state_dict keys, parameter shapes, default initialisation statistics
+
+CONSTRUCT = {
+    "Linear": ((96, 80), {}), "Bilinear": ((20, 30, 40), {}), "Identity": ((), {}), "Flatten": ((), {}),
+    "Unflatten": ((1, (2, 3)), {}),
+    "Conv1d": ((8, 16, 5), {}), "Conv2d": ((8, 16, 3), {}), "Conv3d": ((4, 8, 3), {}),
+    "ConvTranspose1d": ((8, 16, 5), {}), "ConvTranspose2d": ((8, 16, 3), {}), "ConvTranspose3d": ((4, 8, 3), {}),
+    "Fold": (((4, 5), 2), {}), "Unfold": ((2,), {}),
+    "BatchNorm1d": ((64,), {}), "BatchNorm2d": ((64,), {}), "BatchNorm3d": ((64,), {}),
+    "LayerNorm": ((64,), {}), "GroupNorm": ((4, 64), {}), "RMSNorm": ((64,), {}),
+    "InstanceNorm1d": ((64,), {"affine": True, "track_running_stats": True}),
+    "InstanceNorm2d": ((64,), {"affine": True}), "InstanceNorm3d": ((64,), {"track_running_stats": True}),
+    "LocalResponseNorm": ((3,), {}),
+    "Embedding": ((100, 40), {}), "EmbeddingBag": ((100, 40), {}),
+    "PReLU": ((), {}), "PReLU_channels": ((16,), {}),
+    "RNN": ((20, 30), {"num_layers": 2, "bidirectional": True}), "LSTM": ((20, 30), {"num_layers": 2}),
+    "LSTM_proj": ((20, 30), {"proj_size": 10}), "GRU": ((20, 30), {"bidirectional": True}),
+    "RNNCell": ((20, 30), {}), "LSTMCell": ((20, 30), {}), "GRUCell": ((20, 30), {}),
+    "MultiheadAttention": ((32, 4), {}), "MultiheadAttention_kdim": ((32, 4), {"kdim": 24, "vdim": 20,
+                                                                               "add_bias_kv": True}),
+    "TransformerEncoderLayer": ((32, 4), {"dim_feedforward": 64}),
+    "TransformerDecoderLayer": ((32, 4), {"dim_feedforward": 64}),
+    "Transformer": ((), {"d_model": 32, "nhead": 4, "num_encoder_layers": 1, "num_decoder_layers": 1,
+                         "dim_feedforward": 64}),
+    "CrossEntropyLoss": ((), {"weight": "W10"}), "NLLLoss": ((), {"weight": "W10"}), "BCELoss": ((), {"weight": "W10"}),
+    "BCEWithLogitsLoss": ((), {"weight": "W10", "pos_weight": "W10"}), "MultiMarginLoss": ((), {"weight": "W10"}),
+    "MultiLabelSoftMarginLoss": ((), {"weight": "W10"}),
+}
+for _n in ("ReLU ReLU6 LeakyReLU ELU SELU CELU GELU SiLU Mish Softplus Softsign Softshrink Hardshrink Tanhshrink "
+           "Hardtanh Hardsigmoid Hardswish Sigmoid Tanh LogSigmoid Softmax LogSoftmax Softmin GLU RReLU "
+           "Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout MSELoss L1Loss SmoothL1Loss "
+           "HuberLoss KLDivLoss PoissonNLLLoss GaussianNLLLoss CosineEmbeddingLoss MarginRankingLoss "
+           "HingeEmbeddingLoss MultiLabelMarginLoss SoftMarginLoss TripletMarginLoss CTCLoss PixelShuffle_2 "
+           "PixelUnshuffle_2 ChannelShuffle_2 CosineSimilarity PairwiseDistance Upsample "
+           "MaxPool2d_2 AvgPool2d_2 AdaptiveAvgPool2d_2 AdaptiveMaxPool2d_2 LPPool2d_2.0_2 MaxUnpool2d_2").split():
+    _parts = _n.split("_")
+    CONSTRUCT[_parts[0] if len(_parts) == 1 else _n] = (tuple(float(a) if "." in a else int(a)
+                                                             for a in _parts[1:]), {})
+CONSTRUCT["Threshold"] = ((0.1, 20.0), {})
+
+
+def _build(lib, key):
+    args, kwargs = CONSTRUCT[key]
+    cls = key.split("_")[0]
+    kwargs = {k: (lib.linspace(0.5, 1.5, 10) if v == "W10" else v) for k, v in kwargs.items()}
+    return getattr(lib.nn, cls)(*args, **kwargs)
+
+
+def _np(t):
+    return np.asarray(t.detach().numpy() if hasattr(t, "detach") else t, dtype=np.float64)
+
+
+@pytest.mark.parametrize("key", sorted(CONSTRUCT))
+def test_default_construction(key):
+    cls = key.split("_")[0]
+    if not hasattr(lnn, cls):
+        reason = KNOWN_DIFFERENCES.get("nn." + cls)
+        if reason:
+            pytest.xfail(reason)
+        pytest.fail(f"nn.{cls} missing in lucid")
+    problems = _construction_problems(key)
+    if problems:
+        reason = KNOWN_INIT_DIFFERENCES.get(key)
+        if reason:
+            pytest.xfail(reason)
+        if all(p.startswith("repr:") for p in problems) and key in KNOWN_REPR_DIFFERENCES:
+            pytest.xfail(KNOWN_REPR_DIFFERENCES[key])
+    assert not problems, "\n".join(problems)
+
+
+def _construction_problems(key):
+    torch.manual_seed(0)
+    lucid.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tm, lm = _build(torch, key), _build(lucid, key)
+    tsd, lsd = tm.state_dict(), lm.state_dict()
+    problems = []
+    if repr(tm) != repr(lm):
+        problems.append(f"repr: torch {repr(tm)!r} lucid {repr(lm)!r}")
+    if list(tsd) != list(lsd):
+        return [f"state_dict keys: torch {list(tsd)} lucid {list(lsd)}"]
+    tparams = {n for n, _ in tm.named_parameters()}
+    lparams = {n for n, _ in lm.named_parameters()}
+    if tparams != lparams:
+        problems.append(f"parameters: torch {sorted(tparams)} lucid {sorted(lparams)}")
+    for k in tsd:
+        t, v = tsd[k], lsd[k]
+        if tuple(t.shape) != tuple(v.shape):
+            problems.append(f"{k}: shape torch {tuple(t.shape)} lucid {tuple(v.shape)}")
+            continue
+        if str(t.dtype).split(".")[-1] != str(v.dtype).split(".")[-1]:
+            problems.append(f"{k}: dtype torch {t.dtype} lucid {v.dtype}")
+            continue
+        problems += [f"{k}: {p}" for p in _stat_problems(_np(t), _np(v))]
+    return problems
+
+
+def _stat_problems(t, v):
+    """Same distribution within sampling error: constants equal, else mean/std/range close."""
+    t, v = t.ravel(), v.ravel()
+    n = t.size
+    if n == 0:
+        return []
+    if t.std() == 0 or n < 8:
+        # deterministic initialisation (ones, zeros, eye, running stats, counters) or too few to compare: exact
+        # when torch's is constant, otherwise the range
+        if t.std() == 0:
+            return [] if np.allclose(t, v) else [f"torch constant {t[0]} lucid values {v[:4]}"]
+        return [] if (v.min() >= t.min() - abs(t.min()) * 2 and v.max() <= t.max() + abs(t.max()) * 2) else \
+            [f"range torch [{t.min():.4g}, {t.max():.4g}] lucid [{v.min():.4g}, {v.max():.4g}]"]
+    out = []
+    sd = t.std()
+    tol_mean = 5 * sd / math.sqrt(n)
+    if abs(v.mean() - t.mean()) > tol_mean:
+        out.append(f"mean torch {t.mean():.4g} lucid {v.mean():.4g} (tol {tol_mean:.3g})")
+    tol_sd = 5 * math.sqrt(2.0 / n) + 0.02
+    if abs(v.std() / sd - 1) > tol_sd:
+        out.append(f"std torch {sd:.4g} lucid {v.std():.4g}")
+    bound = np.abs(t).max()
+    if n >= 256 and (np.abs(v).max() > 1.5 * bound or np.abs(v).max() < 0.5 * bound):
+        out.append(f"max |x| torch {bound:.4g} lucid {np.abs(v).max():.4g}")
+    return out
