@@ -10,6 +10,7 @@ namespace {
 InterpMode interp_mode(const std::string& m) {
   if (m == "nearest") return InterpMode::Nearest;
   if (m == "nearest-exact") return InterpMode::NearestExact;
+  if (m == "nearest-idx") return InterpMode::NearestIdx;
   if (m == "linear") return InterpMode::Linear;
   if (m == "cubic") return InterpMode::Cubic;
   if (m == "linear-aa") return InterpMode::LinearAA;

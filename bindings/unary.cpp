@@ -1,6 +1,7 @@
 // The unary family beyond the 33 math ops of bindings/ops.cpp: neg, sgn, erfinv, lgamma, digamma,
 // round, sinc, logit, polygamma, predicates, nan_to_num, clamp, bitwise/logical not, complex parts.
 #include "bindings/common.h"
+#include "ops/complex_view.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/unary.h"
@@ -77,6 +78,8 @@ void init_unary(nb::module_& m) {
   // Complex parts. x.real / x.imag are properties (as PyTorch); assigning copies into the view.
   m.def("real", [](const Tensor& x) { return real(x); }, nb::arg("input"));
   m.def("imag", [](const Tensor& x) { return imag(x); }, nb::arg("input"));
+  m.def("view_as_real", [](const Tensor& x) { return view_as_real_grad(x); }, nb::arg("input"));
+  m.def("view_as_complex", [](const Tensor& x) { return view_as_complex(x); }, nb::arg("input"));
   cls.def_prop_rw(
       "real", [](const TensorImpl& t) { return real(self_of(t)); },
       [](TensorImpl& t, const Operand& v) {

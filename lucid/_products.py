@@ -70,3 +70,8 @@ _C.Tensor.norm = norm
 # out= on the module functions (PyTorch's semantics, lucid/_out.py); Tensor methods stay out-less
 _out.install(globals(), ("mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "kron", "tensordot", "cross",
                          "addmm", "addmv", "addr", "addbmm", "baddbmm"))
+
+# the audit's additions (lucid/_more_ops.py), exported with this family
+from lucid._more_ops import *  # noqa: F401,F403,E402
+from lucid._more_ops import __all__ as _more_all  # noqa: E402
+__all__ += _more_all

@@ -7,7 +7,8 @@ from lucid._dtypes import can_cast
 _FUNCS = ("neg", "negative", "positive", "sgn", "bitwise_not", "logical_not", "isnan", "isinf", "isfinite",
           "isneginf", "isposinf", "signbit", "isreal", "erfinv", "lgamma", "digamma", "polygamma", "sinc",
           "deg2rad", "rad2deg", "round", "logit", "nan_to_num", "clamp", "clip", "clamp_min", "clamp_max", "real",
-          "imag", "angle", "conj", "conj_physical", "resolve_conj", "resolve_neg", "is_conj", "is_neg")
+          "imag", "angle", "conj", "conj_physical", "resolve_conj", "resolve_neg", "is_conj", "is_neg", "view_as_real",
+          "view_as_complex")
 for _name in _FUNCS:
     globals()[_name] = getattr(_C, _name)
 

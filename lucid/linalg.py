@@ -72,3 +72,31 @@ _plain = {n: globals()[n] for n in ("multi_dot", "cross", "vecdot", "vector_norm
 for _n, _f in _plain.items():
     globals()[_n] = _out.with_out(_f, "linalg_" + _n)
 del _n, _f
+
+
+def matrix_power(A, n):
+    """A @ A @ ... (n times); n = 0 gives the identity (negative n needs an inverse: not in lucid yet)."""
+    import lucid
+    return lucid.matrix_power(A, n)
+
+
+def vander(x, *, N=None):
+    """Powers x**0, ..., x**(N-1) along a new last dim (batched over x's leading dims)."""
+    import lucid
+    n = x.shape[-1] if N is None else N
+    if n <= 1 and N is not None and n < 1:
+        raise RuntimeError("N must be greater than 1.")
+    dt = x.dtype if (x.dtype.is_floating_point or x.dtype.is_complex) else lucid.int64
+    cols = [lucid.ones_like(x, dtype=dt)]
+    for _ in range(1, n):
+        cols.append(cols[-1] * x.to(dt))
+    return lucid.stack(cols, -1)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """A's diagonals over dim1 and dim2 (a view; the matrix dims last by default)."""
+    return A.diagonal(offset, dim1, dim2)
+
+
+__all__ += ["matrix_power", "vander", "diagonal"]
+matrix_power = _out.with_out(matrix_power, "linalg_matrix_power")

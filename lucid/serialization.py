@@ -107,7 +107,8 @@ def _numpy_to_tensor(a):
     return _C.from_numpy(np.ascontiguousarray(a))
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_serialization=True):
+def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
     """Saves `obj` (tensors, state dicts, optimizer states, nested dicts/lists/tuples of plain values)
     to a path or a binary file object, in lucid's checkpoint format (a zip: checkpoint/data.json and one
     raw little-endian file per tensor). Views are saved as their values; a tensor that appears twice is
@@ -269,7 +270,7 @@ def _collect_tensor_specs(node, specs, depth=0):
             _collect_tensor_specs(v, specs, depth + 1)
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **kwargs):
+def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **pickle_load_args):
     """Loads what lucid.save wrote. map_location: None (the saved devices), a device or string, a dict
     {saved device: device}, or a callable (tensor, saved device string) -> tensor. Raises
     CheckpointError for anything that isn't a well-formed checkpoint, before building any object."""

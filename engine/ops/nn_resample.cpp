@@ -3,6 +3,15 @@
 // (aten/src/ATen/native/UpSample.h: nearest indices in float, linear/cubic weights in the input's
 // precision, the same-size shortcut of linear, bicubic's A = -0.75 with clamped taps). The op is linear
 // in x, so its vjp is the adjoint kernel and the adjoint's vjp the forward: double backward is exact.
+//
+// Note [PyTorch 2.13's nearest quirks] (found by fuzzing against it; tests/python/test_nn_resample.py):
+// - 2-d nearest keeps nearest_idx's shortcuts (out == in: identity, out == 2 * in: o >> 1) even when a
+//   scale_factor says otherwise (InterpMode::NearestIdx); 1-d / 3-d nearest and every nearest-exact step
+//   by 1 / scale_factor when one is given.
+// - Its 1-d / 3-d nearest backward applies those shortcuts although its forward does not, so its gradient
+//   is not the adjoint of its output there. lucid's gradient is the true adjoint (gradcheck holds).
+// - Antialiased 2-d resampling to an output width of 1 returns wrong values in PyTorch (the first row's
+//   mean repeated); lucid computes the filter.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -73,11 +82,17 @@ template <typename T>
 ResampleAxis make_axis(int64_t in, int64_t out, double scale, InterpMode mode, bool align_corners) {
   ResampleAxis a;
   a.in = in, a.out = out;
-  if (mode == InterpMode::Nearest || mode == InterpMode::NearestExact) {
+  if (mode == InterpMode::NearestIdx && (out == in || out == 2 * in)) {
+    a.K = 1;
+    for (int64_t o = 0; o < out; ++o) {
+      a.idx.push_back(out == in ? o : o >> 1);
+      a.w.push_back(1.0);
+    }
+  } else if (mode == InterpMode::Nearest || mode == InterpMode::NearestExact || mode == InterpMode::NearestIdx) {
     a.K = 1;
     const float s = scales_value<float>(scale, in, out);
     for (int64_t o = 0; o < out; ++o) {
-      const float f = mode == InterpMode::Nearest ? float(o) * s : float((double(o) + 0.5) * double(s));
+      const float f = mode != InterpMode::NearestExact ? float(o) * s : float((double(o) + 0.5) * double(s));
       a.idx.push_back(std::min<int64_t>(int64_t(std::floor(f)), in - 1));
       a.w.push_back(1.0);
     }
@@ -160,14 +175,15 @@ Tensor interp_planes_backward(const Tensor& g_in, const Geom& geo, const Shape& 
 }
 
 const char* op_name(InterpMode mode, int nd) {
-  static const char* names[7][3] = {
+  static const char* names[8][3] = {
       {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"},
       {"upsample_nearest_exact1d", "upsample_nearest_exact2d", "upsample_nearest_exact3d"},
       {"upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d"},
       {"upsample_bicubic1d", "upsample_bicubic2d", "upsample_bicubic3d"},
       {"upsample_bilinear1d_aa", "upsample_bilinear2d_aa", "upsample_bilinear3d_aa"},
       {"upsample_bicubic1d_aa", "upsample_bicubic2d_aa", "upsample_bicubic3d_aa"},
-      {"upsample_lanczos1d_aa", "upsample_lanczos2d_aa", "upsample_lanczos3d_aa"}};
+      {"upsample_lanczos1d_aa", "upsample_lanczos2d_aa", "upsample_lanczos3d_aa"},
+      {"upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d"}};
   return names[int(mode)][nd - 1];
 }
 
@@ -185,9 +201,9 @@ std::string sizes_str(const std::vector<int64_t>& v) {
 Tensor interpolate(const Tensor& x, int nd, std::vector<int64_t> size, std::vector<double> scales, InterpMode mode,
                    bool align_corners) {
   LUCID_CHECK(nd >= 1 && nd <= 3, Value, "[interpolate] supports 1 to 3 spatial dims, got " << nd);
-  LUCID_CHECK(int(mode) >= 0 && int(mode) <= 6, Value, "[interpolate] unknown mode " << int(mode));
+  LUCID_CHECK(int(mode) >= 0 && int(mode) <= 7, Value, "[interpolate] unknown mode " << int(mode));
   const char* op = op_name(mode, nd);
-  LUCID_CHECK(int(mode) < 3 || nd == 2, NotImplemented, "[" << op << "] needs a 4-D input");
+  LUCID_CHECK(int(mode) < 3 || int(mode) == 7 || nd == 2, NotImplemented, "[" << op << "] needs a 4-D input");
   LUCID_CHECK(x->dim() == nd + 2, ShapeMismatch,
               "[" << op << "] expected a " << nd + 2 << "-D input (N, C, *spatial), got shape " << shape_str(x->shape()));
   LUCID_CHECK(int(size.size()) == nd, Value, "[" << op << "] expected " << nd << " output sizes, got " << size.size());
@@ -196,7 +212,7 @@ Tensor interpolate(const Tensor& x, int nd, std::vector<int64_t> size, std::vect
   LUCID_CHECK(x->device().type == DeviceType::CPU, NotImplemented, "[" << op << "] runs on CPU only, got a tensor on "
                                                                        << x->device());
   const Dtype dt = x->dtype();
-  const bool nearest = mode == InterpMode::Nearest || mode == InterpMode::NearestExact;
+  const bool nearest = mode == InterpMode::Nearest || mode == InterpMode::NearestExact || mode == InterpMode::NearestIdx;
   LUCID_CHECK(dt == Dtype::F32 || dt == Dtype::F64 || dt == Dtype::F16 || dt == Dtype::BF16 ||
                   (dt == Dtype::U8 && nearest),
               NotImplemented, "[" << op << "] does not support " << dtype_name(dt) << " tensors");

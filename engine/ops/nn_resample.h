@@ -10,7 +10,11 @@ namespace lucid {
 
 // The *AA modes are PyTorch's antialiased (separable, support widened by the downscale factor, weights
 // normalized) bilinear / bicubic (Keys a = -0.5) / lanczos (a = 3) filters, 2-d only.
-enum class InterpMode : int { Nearest = 0, NearestExact = 1, Linear = 2, Cubic = 3, LinearAA = 4, CubicAA = 5, LanczosAA = 6 };
+// NearestIdx is nearest with PyTorch's nearest_idx shortcuts (out == in: identity, out == 2 * in: halving,
+// whatever the scale), which its 2-d nearest kernel applies.
+enum class InterpMode : int {
+  Nearest = 0, NearestExact = 1, Linear = 2, Cubic = 3, LinearAA = 4, CubicAA = 5, LanczosAA = 6, NearestIdx = 7
+};
 
 // x (N, C, *spatial) with nd = 1..3 spatial dims resampled to `size` (nd positive extents). scales holds
 // the user's scale factors (nd entries, <= 0 for none) or is empty; they set the source-index step as in

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/optim_impl.h"
@@ -52,8 +53,8 @@ void check(const char* op, const TensorList& params, const TensorList& grads, st
   for (size_t i = 0; i < n; ++i) {
     const Tensor& p = params[i];
     LUCID_CHECK(p && grads[i], Value, "[" << op << "] parameter or gradient " << i << " is None");
-    LUCID_CHECK(is_floating(p->dtype()), NotImplemented,
-                "[" << op << "] expected a floating-point parameter, got " << dtype_name(p->dtype()));
+    LUCID_CHECK(is_floating(p->dtype()) || is_complex(p->dtype()), NotImplemented,
+                "[" << op << "] expected a floating-point or complex parameter, got " << dtype_name(p->dtype()));
     check_operand(op, "grad", i, p, grads[i]);
     for (const StateList& s : states) {
       if (s.list->empty()) continue;
@@ -101,16 +102,19 @@ void for_each_param(const TensorList& params, const TensorList& grads,
                     std::initializer_list<const OptTensorList*> states,
                     const std::function<void(size_t, const OptimOperands&)>& f) {
   for (size_t i = 0; i < params.size(); ++i) {
+    // A complex parameter is updated as its real view (re, im as two real numbers), as PyTorch does.
+    const bool cplx = is_complex(params[i]->dtype());
+    auto real = [&](const Tensor& t) { return cplx ? view_as_real(t) : t; };
     OptimOperands o;
-    Written p(params[i]);
+    Written p(real(params[i]));
     std::array<std::optional<Written>, OptimOperands::kMax> w;
-    Tensor g = contiguous(grads[i]);
+    Tensor g = contiguous(real(grads[i]));
     o.t[0] = p.work.get();
     o.t[1] = g.get();
     int k = 2;
     for (const OptTensorList* s : states) {
       if (s && !s->empty() && (*s)[i]) {
-        w[k].emplace(*(*s)[i]);
+        w[k].emplace(real(*(*s)[i]));
         o.t[k] = w[k]->work.get();
       }
       ++k;

@@ -147,6 +147,8 @@ void regenerate_view_history(const Tensor& v) {
     if (autograd::requires_grad(base)) regenerate_part_view(v, base);
     return;
   }
+  LUCID_CHECK(v->dtype() == base->dtype(), NotImplemented,
+              "[view] a view_as_complex view whose base was modified in place under autograd is not supported yet");
   const Shape size = v->shape();
   const Strides stride = v->strides();
   const int64_t rel = v->storage_offset() - base->storage_offset();
@@ -168,6 +170,8 @@ void regenerate_view_history(const Tensor& v) {
 void copy_slices(const Tensor& view, const Tensor& result) {
   const Tensor base = view->autograd_meta()->view->base;
   if (is_part_view(view, base)) return copy_part_slices(view, base, result);
+  LUCID_CHECK(view->dtype() == base->dtype(), NotImplemented,
+              "[in-place] writing through view_as_complex of a tensor under autograd is not supported yet");
   LUCID_CHECK(base->is_contiguous(), NotImplemented,
               "[in-place] writing through a view of a non-contiguous tensor under autograd is not supported yet");
   const Shape size = view->shape();

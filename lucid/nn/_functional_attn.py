@@ -42,16 +42,9 @@ def repeat_kv(x, n_rep):
 
 
 def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v projected by the three row blocks of w (and b). Three GEMMs rather than one on the packed
+    weight: the same values, and the backward scatters weight-sized (not activation-sized) gradients."""
     from lucid.nn.functional import linear
-    E = q.shape[-1]
-    if k is v:
-        if q is k:  # self-attention: one projection
-            return linear(q, w, b).chunk(3, dim=-1)
-        w_q, w_kv = w.split([E, E * 2])
-        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
-        q_proj = linear(q, w_q, b_q)
-        k_proj, v_proj = linear(k, w_kv, b_kv).chunk(2, dim=-1)
-        return q_proj, k_proj, v_proj
     w_q, w_k, w_v = w.chunk(3)
     b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
     return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
@@ -65,6 +58,25 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  is_causal=False):
     """PyTorch's multi-head attention over (L, N, E) inputs (or unbatched (L, E)); masks use True = masked
     out. Without need_weights the heads go through the fused scaled_dot_product_attention op."""
+    return _mha(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v,
+                add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training, key_padding_mask, need_weights,
+                attn_mask, use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight, static_k,
+                static_v, average_attn_weights, is_causal, batch_first=False)
+
+
+def _heads(x, batch_first, n, h, d):
+    """Projected (S, N, E) (or (N, S, E) with batch_first) -> (N, h, S, d) (a view)."""
+    if batch_first:
+        return x.reshape(n, x.shape[1], h, d).transpose(1, 2)
+    return x.reshape(x.shape[0], n, h, d).permute(1, 2, 0, 3)
+
+
+def _mha(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v,
+         add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training, key_padding_mask, need_weights,
+         attn_mask, use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight, static_k, static_v,
+         average_attn_weights, is_causal, batch_first):
+    """multi_head_attention_forward on (L, N, E) inputs, or (N, L, E) ones with batch_first (no transposed
+    copies: the projections run on the input's own layout, the heads are views of them)."""
     import lucid
     from lucid.nn.functional import linear, dropout, softmax, pad
     is_batched = query.dim() == 3
@@ -77,11 +89,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             raise AssertionError(f"for {'batched' if is_batched else 'unbatched'} {query.dim()}-D query, "
                                  f"key_padding_mask should be {want}-D, got {key_padding_mask.dim()}-D")
     if not is_batched:
+        batch_first = False
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
-    tgt_len, bsz, embed_dim = query.shape
-    src_len = key.shape[0]
+    sd = 1 if batch_first else 0   # the sequence dim
+    tgt_len, bsz, embed_dim = query.shape[sd], query.shape[1 - sd], query.shape[2]
+    src_len = key.shape[sd]
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
                                        query.dtype)
     if is_causal and attn_mask is None:
@@ -120,92 +134,76 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             if tuple(attn_mask.shape) != (tgt_len, src_len):
                 raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(attn_mask.shape)}, but should be "
                                    f"{(tgt_len, src_len)}.")
-            attn_mask = attn_mask.unsqueeze(0)
+            attn_mask = attn_mask.reshape(1, 1, tgt_len, src_len)
         elif attn_mask.dim() == 3:
             if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
                 raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(attn_mask.shape)}, but should be "
                                    f"{(bsz * num_heads, tgt_len, src_len)}.")
+            attn_mask = attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
         else:
             raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
 
+    q = _heads(q, batch_first, bsz, num_heads, head_dim)
+    k = _heads(k, batch_first, bsz, num_heads, head_dim)
+    v = _heads(v, batch_first, bsz, num_heads, head_dim)
     if bias_k is not None and bias_v is not None:
         if static_k is not None or static_v is not None:
             raise AssertionError("bias cannot be added to static key/value.")
-        k = lucid.cat([k, bias_k.expand(1, bsz, embed_dim)])
-        v = lucid.cat([v, bias_v.expand(1, bsz, embed_dim)])
+        k = lucid.cat([k, bias_k.reshape(1, num_heads, 1, head_dim).expand(bsz, num_heads, 1, head_dim)], dim=2)
+        v = lucid.cat([v, bias_v.reshape(1, num_heads, 1, head_dim).expand(bsz, num_heads, 1, head_dim)], dim=2)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
             key_padding_mask = pad(key_padding_mask, (0, 1))
     elif bias_k is not None or bias_v is not None:
         raise AssertionError("bias_k and bias_v must both be given or both be None")
-
-    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    if static_k is None:
-        k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    else:
-        if tuple(static_k.shape) != (bsz * num_heads, static_k.shape[1], head_dim):
-            raise AssertionError(f"expecting static_k of shape {(bsz * num_heads, '*', head_dim)}, got "
-                                 f"{tuple(static_k.shape)}")
-        k = static_k
-    if static_v is None:
-        v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    else:
-        if tuple(static_v.shape) != (bsz * num_heads, static_v.shape[1], head_dim):
-            raise AssertionError(f"expecting static_v of shape {(bsz * num_heads, '*', head_dim)}, got "
-                                 f"{tuple(static_v.shape)}")
-        v = static_v
+    for name, st in (("static_k", static_k), ("static_v", static_v)):
+        if st is not None and (st.dim() != 3 or st.shape[0] != bsz * num_heads or st.shape[2] != head_dim):
+            raise AssertionError(f"expecting {name} of shape {(bsz * num_heads, '*', head_dim)}, got "
+                                 f"{tuple(st.shape)}")
+    if static_k is not None:
+        k = static_k.reshape(bsz, num_heads, static_k.shape[1], head_dim)
+    if static_v is not None:
+        v = static_v.reshape(bsz, num_heads, static_v.shape[1], head_dim)
 
     if add_zero_attn:
-        zshape = (bsz * num_heads, 1, head_dim)
-        k = lucid.cat([k, lucid.zeros(zshape, dtype=k.dtype, device=k.device)], dim=1)
-        v = lucid.cat([v, lucid.zeros(zshape, dtype=v.dtype, device=v.device)], dim=1)
+        zshape = (bsz, num_heads, 1, head_dim)
+        k = lucid.cat([k, lucid.zeros(zshape, dtype=k.dtype, device=k.device)], dim=2)
+        v = lucid.cat([v, lucid.zeros(zshape, dtype=v.dtype, device=v.device)], dim=2)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
             key_padding_mask = pad(key_padding_mask, (0, 1))
-    src_len = k.shape[1]
+    src_len = k.shape[2]
 
     if key_padding_mask is not None:
         if tuple(key_padding_mask.shape) != (bsz, src_len):
             raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
                                  f"{tuple(key_padding_mask.shape)}")
-        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
-        kpm = kpm.reshape(bsz * num_heads, 1, src_len)
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
 
     if not training:
         dropout_p = 0.0
 
+    weights = None
     if need_weights:
-        q_scaled = q * math.sqrt(1.0 / head_dim)
-        scores = lucid.matmul(q_scaled, k.transpose(-2, -1))
+        scores = lucid.matmul(q * math.sqrt(1.0 / head_dim), k.transpose(-2, -1))
         if attn_mask is not None:
             scores = scores + attn_mask
         w = softmax(scores, dim=-1)
         if dropout_p > 0.0:
             w = dropout(w, p=dropout_p)
+        weights = w.mean(dim=1) if average_attn_weights else w   # as PyTorch: after dropout
         out = lucid.matmul(w, v)
-        out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-        out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
-        w = w.reshape(bsz, num_heads, tgt_len, src_len)
-        if average_attn_weights:
-            w = w.mean(dim=1)
-        if not is_batched:
-            out, w = out.squeeze(1), w.squeeze(0)
-        return out, w
-
-    if attn_mask is not None:
-        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
-            attn_mask = attn_mask.unsqueeze(0)
-        else:
-            attn_mask = attn_mask.reshape(bsz, num_heads, -1, src_len)
-    q = q.reshape(bsz, num_heads, tgt_len, head_dim)
-    k = k.reshape(bsz, num_heads, src_len, head_dim)
-    v = v.reshape(bsz, num_heads, src_len, head_dim)
-    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
-    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
-    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, out.shape[1])
+    else:
+        out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    # (N, H, L, d) -> the input's layout, heads merged
+    out = out.transpose(1, 2) if batch_first else out.permute(2, 0, 1, 3)
+    out = linear(out.reshape(-1, embed_dim), out_proj_weight, out_proj_bias)
+    out = out.reshape((bsz, tgt_len, -1) if batch_first else (tgt_len, bsz, -1))
     if not is_batched:
         out = out.squeeze(1)
-    return out, None
+        if weights is not None:
+            weights = weights.squeeze(0)
+    return out, weights

@@ -94,8 +94,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         output_size = [_int_trunc(input.shape[i + 2] * scale_factors[i]) for i in range(dim)]
     if 3 <= input.dim() <= 5:
         if mode in ("nearest", "nearest-exact"):
-            # PyTorch 2.x's 2-d nearest kernels take their step from the sizes alone (in / out)
-            return _C.interpolate(input, dim, output_size, None if dim == 2 else scale_factors, mode, False)
+            # PyTorch's 2-d nearest kernel keeps nearest_idx's shortcuts (out == in, out == 2 * in); 1-d / 3-d don't
+            op_mode = "nearest-idx" if mode == "nearest" and dim == 2 else mode
+            return _C.interpolate(input, dim, output_size, scale_factors, op_mode, False)
         if mode == "area":
             pool = (lucid.nn.functional.adaptive_avg_pool1d, lucid.nn.functional.adaptive_avg_pool2d,
                     lucid.nn.functional.adaptive_avg_pool3d)[dim - 1]

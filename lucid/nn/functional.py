@@ -62,31 +62,33 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 # ---- pooling
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
-    out, idx = _C.max_pool2d_with_indices(input, kernel_size, stride if stride not in ((), []) else None, padding,
-                                          dilation, ceil_mode)
-    return (out, idx) if return_indices else out
+                            return_indices=False):
+    """(output, indices) whatever return_indices says, as torch's."""
+    return _C.max_pool2d_with_indices(input, kernel_size, stride if stride not in ((), []) else None, padding,
+                                      dilation, ceil_mode)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """2-D max pooling over (N, C, H, W) or (C, H, W); indices are flat within each H x W plane."""
-    return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    out, idx = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=True):
+                            return_indices=False):
+    """(output, indices) whatever return_indices says, as torch's."""
     if input.dim() not in (2, 3):
         raise lucid.ShapeMismatch(f"[max_pool1d] expected a 2-D or 3-D input, got shape {tuple(input.shape)}")
     k = _single(kernel_size, "kernel_size")
     s = k if stride is None or stride in ((), []) else _single(stride, "stride")
     out, idx = _C.max_pool2d_with_indices(input.unsqueeze(-2), (1, k), (1, s), (0, _single(padding, "padding")),
                                           (1, _single(dilation, "dilation")), ceil_mode)
-    out, idx = out.squeeze(-2), idx.squeeze(-2)
-    return (out, idx) if return_indices else out
+    return out.squeeze(-2), idx.squeeze(-2)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    out, idx = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
 
 
 # ---- activations

@@ -38,7 +38,9 @@ def _check(cond, msg):
 
 
 def _fusable(p, g):
-    return g.dtype is p.dtype and p.dtype.is_floating_point and not p.is_cuda
+    """Whether the CPU kernels take this parameter (real floating or complex: a complex one is
+    updated as its real view, as PyTorch does)."""
+    return g.dtype is p.dtype and (p.dtype.is_floating_point or p.dtype.is_complex) and not p.is_cuda
 
 
 def _optional(states, key, on):

@@ -26,7 +26,9 @@ class Adagrad(_PerParamOptimizer):
 
     def _init_state(self, p, state, group):
         state["step"] = _scalar_tensor(0)
-        state["sum"] = _C.full(list(p.shape), group["initial_accumulator_value"], p.dtype, p.device)
+        v = group["initial_accumulator_value"]
+        v = complex(v, v) if p.dtype.is_complex else v  # (real and imaginary parts count as two reals)
+        state["sum"] = _C.full(list(p.shape), v, p.dtype, p.device)
 
     def _fused_step(self, group, params, grads, states, lr):
         _C._adagrad_step_(params, grads, [s["sum"] for s in states], [s["step"] for s in states], lr=lr,

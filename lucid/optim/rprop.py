@@ -18,7 +18,9 @@ class Rprop(_PerParamOptimizer):
     def _init_state(self, p, state, group):
         state["step"] = _scalar_tensor(0)
         state["prev"] = _C.zeros(list(p.shape), p.dtype, p.device)
-        state["step_size"] = _C.full(list(p.shape), _to_scalar(group["lr"]), p.dtype, p.device)
+        lr = _to_scalar(group["lr"])
+        lr = complex(lr, lr) if p.dtype.is_complex else lr  # (real and imaginary parts count as two reals)
+        state["step_size"] = _C.full(list(p.shape), lr, p.dtype, p.device)
 
     def _fused_step(self, group, params, grads, states, lr):
         etaminus, etaplus = group["etas"]

@@ -252,3 +252,38 @@ def test_real_view_write_bumps_base_version_and_grad_fn(torch):
     assert "CopySlices" in repr(z.grad_fn)
     with pytest.raises(RuntimeError, match="leaf"):
         z0.real.mul_(2)
+
+
+# ---- view_as_real / view_as_complex: views with gradients
+
+def test_view_as_real_complex_vs_torch(torch):
+    rng = np.random.default_rng(11)
+    z = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    res = {}
+    for m in (torch, lucid):
+        tz = m.tensor(z, dtype=m.complex128, requires_grad=True)
+        r = m.view_as_real(tz)
+        c = m.view_as_complex(r * 2 + 1)
+        loss = (r ** 3).sum() + (c * c.conj()).real.sum() + c.imag.sum()
+        g = m.autograd.grad(loss, [tz], create_graph=True)[0]
+        g2 = m.autograd.grad((g * g.conj()).real.sum(), [tz])[0]
+        res[m.__name__] = (_np(r), _np(c), _np(g), _np(g2), tuple(r.shape), tuple(r.stride()))
+    for a, b in zip(res["lucid"], res["torch"]):
+        if isinstance(a, tuple):
+            assert a == b
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+    zl = lucid.tensor(z)
+    assert lucid.view_as_real(zl)._is_view_of(zl)
+    assert lucid.view_as_complex(lucid.view_as_real(zl))._is_view_of(zl)
+    np.testing.assert_array_equal(_np(lucid.view_as_real_copy(zl)), _np(lucid.view_as_real(zl)))
+
+
+def test_view_as_complex_errors_like_torch(torch):
+    cases = [lambda m: m.view_as_complex(m.ones(3, 3)), lambda m: m.view_as_complex(m.ones(2, 3).t()),
+             lambda m: m.view_as_real(m.ones(3)), lambda m: m.view_as_complex(m.ones(3, 2, dtype=m.int64))]
+    for f in cases:
+        with pytest.raises(RuntimeError) as te:
+            f(torch)
+        with pytest.raises(RuntimeError, match=str(te.value).split(",")[0].split(" but")[0][:36]):
+            f(lucid)

@@ -316,6 +316,9 @@ def test_cuda_is_a_typed_error():
     ("conv_transpose2d", (2, 16, 5, 30), (16, 6, 3, 3), dict(padding=1, dilation=(1, 2), groups=2)),  # as a conv
     ("conv_transpose2d", (1, 8, 6, 40), (8, 4, 3, 3), dict(padding=3)),            # padding > d(k-1)
     ("conv_transpose3d", (1, 8, 3, 4, 20), (8, 3, 2, 3, 3), dict(padding=(0, 1, 2), dilation=(1, 1, 2))),
+    ("conv2d", (4, 16, 14, 14), (32, 16, 3, 3), dict(padding=1)),                # narrow rows, folded planes
+    ("conv3d", (2, 8, 4, 6, 7), (6, 8, 3, 3, 3), dict(padding=1, dilation=(1, 2, 1))),
+    ("conv_transpose2d", (3, 32, 14, 14), (32, 16, 3, 3), dict(padding=1)),
     ("conv3d", (2, 32, 5, 6, 40), (7, 32, 3, 3, 3), dict(padding=(1, 0, 1))),
 ])
 @pytest.mark.parametrize("isa", ["avx512", "avx2"])
@@ -344,9 +347,10 @@ def _large(torch, name, xs, ws, kw):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_threads_agree(threads):
-    x = lucid.tensor(arr(5, 16, 9, 11).astype(np.float32), requires_grad=True)
-    w = lucid.tensor(arr(8, 16, 3, 3).astype(np.float32), requires_grad=True)
+@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20), (1, 16, 9, 11)])  # over samples, lines, channels
+def test_threads_agree(threads, shape):
+    x = lucid.tensor(arr(*shape).astype(np.float32), requires_grad=True)
+    w = lucid.tensor(arr(20, 16, 3, 3).astype(np.float32), requires_grad=True)
     old = lucid.get_num_threads()
     try:
         lucid.set_num_threads(1)
@@ -360,3 +364,19 @@ def test_threads_agree(threads):
     close(y1, y2, 1e-5)
     close(g1[0], g2[0], 1e-4)
     np.testing.assert_allclose(g1[1].numpy(), g2[1].numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_double_backward_float32_matches_torch(torch):
+    """Second derivatives through the float32 kernels (direct paths, strided fallbacks)."""
+    for kw, xs in [(dict(padding=1), (2, 8, 6, 20)), (dict(stride=2, padding=1), (2, 8, 9, 20))]:
+        x, w = arr(*xs).astype(np.float32), (arr(4, 8, 3, 3) * 0.2).astype(np.float32)
+        lx, lw = lucid.tensor(x, requires_grad=True), lucid.tensor(w, requires_grad=True)
+        tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+        lgx, lgw = lucid.autograd.grad((F.conv2d(lx, lw, **kw) ** 2).sum(), (lx, lw), create_graph=True)
+        tgx, tgw = torch.autograd.grad((torch.nn.functional.conv2d(tx, tw, **kw) ** 2).sum(), (tx, tw),
+                                       create_graph=True)
+        lh = lucid.autograd.grad((lgx ** 2).sum() + (lgw ** 2).sum(), (lx, lw))
+        th = torch.autograd.grad((tgx ** 2).sum() + (tgw ** 2).sum(), (tx, tw))
+        for a, b in zip(lh, th):
+            scale = np.abs(b.numpy()).max()
+            np.testing.assert_allclose(a.numpy() / scale, b.numpy() / scale, atol=2e-4)

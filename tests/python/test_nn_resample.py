@@ -56,7 +56,9 @@ INTERP = [
     ((2, 3, 4, 5), dict(size=(7, 9))),
     ((2, 3, 4, 5), dict(size=(3, 2))),
     ((2, 3, 4, 5), dict(scale_factor=2)),
-    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # output == input size with a scale: no identity shortcut
+    ((2, 3, 5, 5), dict(scale_factor=1.1)),  # 2-d nearest: out == in keeps the identity shortcut
+    ((2, 3, 3, 6), dict(scale_factor=(2.6, 1.52))),  # 2-d nearest: otherwise the step is 1 / scale
+    ((2, 3, 4, 5), dict(scale_factor=(2.2, 2.0), mode="nearest-exact")),
     ((2, 3, 4, 5), dict(scale_factor=(1.3, 0.6))),
     ((1, 2, 5), dict(scale_factor=1.1, mode="nearest-exact")),
     ((1, 2, 5, 5), dict(scale_factor=2.05, mode="nearest-exact")),
@@ -541,3 +543,16 @@ def test_cuda_tensors_raise_typed_errors(cuda_device):
         F.grid_sample(x, lucid.rand(1, 3, 3, 2).to(cuda_device), align_corners=False)
     with pytest.raises(NotImplementedError, match="CPU only"):
         F.rotate(x, 30.0)
+
+
+def test_interpolate_single_plane_split_across_threads(torch):
+    # fewer planes than threads: the kernels split one plane by rows / columns
+    prev = lucid.get_num_threads()
+    lucid.set_num_threads(2)
+    try:
+        for shape, kw in [((1, 1, 120, 160), dict(size=(200, 250), mode="bilinear")),
+                          ((1, 1, 120, 160), dict(size=(90, 310), mode="bicubic", align_corners=True)),
+                          ((1, 1, 20, 30, 40), dict(size=(33, 17, 50), mode="trilinear"))]:
+            compare(torch, "interpolate", shape, kw, "float64")
+    finally:
+        lucid.set_num_threads(prev)

@@ -142,16 +142,25 @@ def test_bfloat16_parameters_follow_torch(torch, name):
     np.testing.assert_allclose(lw.float().numpy(), tw.detach().float().numpy(), rtol=1e-2, atol=1e-2)
 
 
-def test_complex_parameters_use_the_op_path(torch):
-    w0 = np.array([1 + 2j, -0.5j], dtype=np.complex64)
-    lw, tw = nn.Parameter(lucid.tensor(w0)), torch.nn.Parameter(torch.tensor(w0))
-    lo, to = optim.SGD([lw], lr=0.1, momentum=0.9), torch.optim.SGD([tw], lr=0.1, momentum=0.9)
-    for _ in range(2):
-        g = np.array([0.5 - 1j, 2j], dtype=np.complex64)
-        lw.grad, tw.grad = lucid.tensor(g), torch.tensor(g)
+@pytest.mark.parametrize("name,cfg", CONFIGS)
+def test_complex_parameters_as_their_real_view(torch, name, cfg):
+    """A complex parameter is updated as its real view (PyTorch's view_as_real), by the same kernels."""
+    rng = np.random.default_rng(4)
+    shapes = ((3, 2), (4,))
+    vals = [rng.standard_normal(s) + 1j * rng.standard_normal(s) for s in shapes]
+    lp = [nn.Parameter(lucid.tensor(v)) for v in vals]
+    tp = [torch.nn.Parameter(torch.tensor(v)) for v in vals]
+    lo, to = getattr(optim, name)(lp, **cfg), getattr(torch.optim, name)(tp, foreach=False, **cfg)
+    for step in range(6):
+        for a, b in zip(lp, tp):
+            g = rng.standard_normal(tuple(a.shape)) + 1j * rng.standard_normal(tuple(a.shape))
+            if step % 3 == 2:
+                g[..., :1] = 0
+            a.grad, b.grad = lucid.tensor(g), torch.tensor(g)
         lo.step()
         to.step()
-    np.testing.assert_allclose(lw.detach().numpy(), tw.detach().numpy(), rtol=1e-6)
+        for a, b in zip(lp, tp):
+            np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_errors():

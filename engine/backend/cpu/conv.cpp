@@ -38,7 +38,8 @@ template <typename T>
 void gemm_nn(bool a_trans, int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
              int64_t ldc, bool accumulate, const T* bias) {
   if constexpr (std::is_same_v<T, float>) {
-    if (conv_gemm_available()) {
+    // single-threaded: inside the threads' own samples, or with one thread (else BLAS's threads)
+    if (conv_gemm_available() && (in_parallel_region() || get_num_threads() == 1)) {
       conv_sgemm(M, N, K, A, lda, a_trans, B, ldb, C, ldc, accumulate, bias);
       return;
     }
@@ -210,8 +211,8 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
     parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * L)), [&](int64_t lo, int64_t hi) {
       for (int64_t p = lo; p < hi; ++p) {
         const int64_t n = p / C, c = p % C;
-        for (int64_t kk = 0; kk < K; ++kk) col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk, 0,
-                                                   g.out[0] * g.out[1]);
+        for (int64_t kk = 0; kk < K; ++kk)
+          col2vol_row(X + p * IN, Cp + n * cs[0] + (c * K + kk) * cs[1], cs[2], g, kk, 0, g.out[0] * g.out[1]);
       }
     });
   });
@@ -221,37 +222,96 @@ void col2vol(const TensorImpl& x, const TensorImpl& cols, const ConvGeom& g) {
 
 // The direct path (float32, AVX-512, width stride 1, rows of at least 16 outputs): the GEMM reads
 // the padded sample through a table of row offsets instead of an im2col copy.
-bool direct_ok(const ConvGeom& g) { return conv_gemm_available() && g.s[2] == 1 && g.out[2] >= 16; }
+// Narrower rows fold each (depth) plane into one line over the padded width (the columns between
+// rows computed and dropped), which needs unit height stride.
+constexpr int64_t kDirectMinWidth = 16;
+int64_t padded_width(const ConvGeom& g) { return g.in[2] + 2 * g.p[2]; }
+bool folds(const ConvGeom& g) { return g.out[2] < kDirectMinWidth; }
+bool direct_ok(const ConvGeom& g) {
+  if (!conv_gemm_available() || g.s[2] != 1) return false;
+  return !folds(g) || (g.s[1] == 1 && (g.out[1] - 1) * padded_width(g) + g.out[2] >= kDirectMinWidth);
+}
+
+// The implicit im2col of the direct path: a sample copied inside a zero border (when there is
+// padding), with row offsets off[c*K + kk] and output-line offsets base[line] into it.
+struct DirectPlan {
+  int64_t C, P, Hp, Wp;
+  bool padded;
+  std::vector<int64_t> off, base;
+
+  DirectPlan(const ConvGeom& g, int64_t C_) : C(C_) {
+    const int64_t K = g.k_numel(), R = g.out[0] * g.out[1], Dp = g.in[0] + 2 * g.p[0];
+    Hp = g.in[1] + 2 * g.p[1];
+    Wp = g.in[2] + 2 * g.p[2];
+    P = Dp * Hp * Wp;
+    padded = g.p[0] || g.p[1] || g.p[2];
+    off.resize(size_t(C * K));
+    base.resize(size_t(R));
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t kk = 0; kk < K; ++kk) {
+        const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
+        off[size_t(c * K + kk)] = c * P + (kd * g.d[0] * Hp + ki * g.d[1]) * Wp + kj * g.d[2];
+      }
+    for (int64_t r = 0; r < R; ++r) base[size_t(r)] = ((r / g.out[1]) * g.s[0] * Hp + (r % g.out[1]) * g.s[1]) * Wp;
+  }
+  int64_t scratch_size() const { return padded ? C * P : 0; }
+  // the sample as the offsets read it: x itself, or its copy in s
+  const float* sample(const float* x, float* s, const ConvGeom& g) const {
+    if (!padded) return x;
+    std::memset(s, 0, size_t(C * P) * sizeof(float));
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t d = 0; d < g.in[0]; ++d)
+        for (int64_t h = 0; h < g.in[1]; ++h)
+          std::memcpy(s + c * P + ((d + g.p[0]) * Hp + h + g.p[1]) * Wp + g.p[2],
+                      x + (c * g.in[0] + d) * g.in[1] * g.in[2] + h * g.in[2], size_t(g.in[2]) * sizeof(float));
+    return s;
+  }
+};
 
 // y (N, OC, *out) = conv(x (N, C, *in), w (OC, C/groups, *k)) + bias, all contiguous float32.
 void conv_direct(float* Y, const float* X, const float* Wt, const float* B, int64_t N, int64_t C, int64_t OC,
                  int64_t groups, const ConvGeom& g) {
   const int64_t K = g.k_numel(), L = g.out_numel(), IN = g.in_numel(), OW = g.out[2], R = g.out[0] * g.out[1];
   const int64_t Cg = C / groups, OCg = OC / groups, CKg = Cg * K;
-  const int64_t Dp = g.in[0] + 2 * g.p[0], Hp = g.in[1] + 2 * g.p[1], Wp = g.in[2] + 2 * g.p[2], P = Dp * Hp * Wp;
-  const bool padded = g.p[0] || g.p[1] || g.p[2];
-  std::vector<int64_t> off(static_cast<size_t>(C * K)), base(static_cast<size_t>(R));
-  for (int64_t c = 0; c < C; ++c)
-    for (int64_t kk = 0; kk < K; ++kk) {
-      const int64_t kd = kk / (g.k[1] * g.k[2]), ki = (kk / g.k[2]) % g.k[1], kj = kk % g.k[2];
-      off[size_t(c * K + kk)] = c * P + (kd * g.d[0] * Hp + ki * g.d[1]) * Wp + kj * g.d[2];
-    }
-  for (int64_t r = 0; r < R; ++r) base[size_t(r)] = ((r / g.out[1]) * g.s[0] * Hp + (r % g.out[1]) * g.s[1]) * Wp;
-  for_samples<float>(N, padded ? C * P : 0, [&](int64_t n, float* s) {
-    const float* xn = X + n * C * IN;
-    if (padded) {  // the sample inside a zero border
-      std::memset(s, 0, size_t(C * P) * sizeof(float));
-      for (int64_t c = 0; c < C; ++c)
-        for (int64_t d = 0; d < g.in[0]; ++d)
-          for (int64_t h = 0; h < g.in[1]; ++h)
-            std::memcpy(s + c * P + ((d + g.p[0]) * Hp + h + g.p[1]) * Wp + g.p[2],
-                        xn + (c * g.in[0] + d) * g.in[1] * g.in[2] + h * g.in[2], size_t(g.in[2]) * sizeof(float));
-      xn = s;
-    }
+  const DirectPlan plan(g, C);
+  if (folds(g)) {
+    // one line per depth plane, OWv = (OH - 1) * Wp + OW positions, into t (OC, OD, OWv), then the
+    // valid columns into y
+    const int64_t OD = g.out[0], OH = g.out[1], Wp = padded_width(g), OWv = (OH - 1) * Wp + OW, LT = OD * OWv;
+    std::vector<int64_t> base(static_cast<size_t>(OD));
+    for (int64_t od = 0; od < OD; ++od) base[size_t(od)] = od * g.s[0] * plan.Hp * Wp;
+    const int64_t ps = plan.scratch_size();
+    for_samples<float>(N, ps + OC * LT, [&](int64_t n, float* s) {
+      const float* xn = plan.sample(X + n * C * IN, s, g);
+      float* t = s + ps;
+      // fewer samples than threads: the threads split the output channels (blocks of 8)
+      const int64_t blocks = (OCg + 7) / 8;
+      const int64_t grain = in_parallel_region() ? blocks : std::max<int64_t>(1, blocks / get_num_threads());
+      for (int64_t gi = 0; gi < groups; ++gi)
+        parallel_for(0, blocks, grain, [&](int64_t lo, int64_t hi) {
+          const int64_t m0 = gi * OCg + lo * 8, m1 = gi * OCg + std::min(OCg, hi * 8);
+          conv_direct_f32(m1 - m0, CKg, Wt + m0 * CKg, CKg, xn, plan.off.data() + gi * CKg, base.data(), OD, OWv,
+                          t + m0 * LT, LT, B ? B + m0 : nullptr);
+        });
+      float* yn = Y + n * OC * L;
+      for (int64_t o = 0; o < OC; ++o)
+        for (int64_t od = 0; od < OD; ++od)
+          for (int64_t oh = 0; oh < OH; ++oh)
+            std::memcpy(yn + (o * OD + od) * OH * OW + oh * OW, t + o * LT + od * OWv + oh * Wp,
+                        size_t(OW) * sizeof(float));
+    });
+    return;
+  }
+  for_samples<float>(N, plan.scratch_size(), [&](int64_t n, float* s) {
+    const float* xn = plan.sample(X + n * C * IN, s, g);
     float* yn = Y + n * OC * L;
-    for (int64_t gi = 0; gi < groups; ++gi)
-      conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, off.data() + gi * CKg, base.data(), R, OW,
-                      yn + gi * OCg * L, L, B ? B + gi * OCg : nullptr);
+    // fewer samples than threads: the threads split the sample's output lines
+    const int64_t grain = in_parallel_region() ? R : std::max<int64_t>(1, R / get_num_threads());
+    parallel_for(0, R, grain, [&](int64_t lo, int64_t hi) {
+      for (int64_t gi = 0; gi < groups; ++gi)
+        conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, plan.off.data() + gi * CKg, plan.base.data() + lo,
+                        hi - lo, OW, yn + gi * OCg * L + lo * OW, L, B ? B + gi * OCg : nullptr);
+    });
   });
 }
 
@@ -352,6 +412,15 @@ void conv_transpose(const TensorImpl& y, const TensorImpl& x, const TensorImpl& 
   });
 }
 
+// dst (cols x rows) = src (rows x cols)^T, in cache-sized blocks.
+void transpose(float* dst, const float* src, int64_t rows, int64_t cols) {
+  constexpr int64_t b = 16;
+  for (int64_t i0 = 0; i0 < rows; i0 += b)
+    for (int64_t j0 = 0; j0 < cols; j0 += b)
+      for (int64_t i = i0; i < std::min(rows, i0 + b); ++i)
+        for (int64_t j = j0; j < std::min(cols, j0 + b); ++j) dst[j * rows + i] = src[i * cols + j];
+}
+
 // The in-place float32 GEMM computes gw^T (A*K, B) per group, += cols (A*K, Lt) gy^T (Lt, B), with
 // gy's tile transposed (small); BLAS computes gw (B, A*K) += gy cols^T directly.
 void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b, const ConvGeom& g, int64_t groups) {
@@ -364,16 +433,32 @@ void conv_weight(const TensorImpl& gw, const TensorImpl& a, const TensorImpl& b,
     const T* Ap = a.data<T>();
     const T* Bp = b.data<T>();
     T* GW = gw.data<T>();
-    const bool own = std::is_same_v<T, float> && conv_gemm_available();
     // partial sums per chunk of samples, added up at the end
     const int nt = get_num_threads();
     const int64_t chunks = (nt > 1 && N >= nt && !in_parallel_region()) ? nt : 1;
+    const bool own =
+        std::is_same_v<T, float> && conv_gemm_available() && (chunks > 1 || nt == 1 || in_parallel_region());
     const int64_t nbuf = own ? chunks : chunks - 1;
     std::vector<T> partial(size_t(nbuf * WN));
+    std::unique_ptr<DirectPlan> plan(own && !id ? new DirectPlan(g, A) : nullptr);
     auto run = [&](int64_t ci) {
       const int64_t lo = N * ci / chunks, hi = N * (ci + 1) / chunks;
       T* acc = own ? partial.data() + ci * WN : ci == 0 ? GW : partial.data() + (ci - 1) * WN;
       std::memset(acc, 0, size_t(WN) * sizeof(T));
+      if constexpr (std::is_same_v<T, float>) {
+        if (own && !id) {  // direct: gw^T += (implicit cols) gy^T, gy transposed per sample
+          auto s = scratch<float>(plan->scratch_size());
+          auto bt = scratch<float>(L * Bc);
+          for (int64_t n = lo; n < hi; ++n) {
+            const float* xp = plan->sample(Ap + n * A * IN, s.get(), g);
+            transpose(bt.get(), Bp + n * Bc * L, Bc, L);
+            for (int64_t gi = 0; gi < groups; ++gi)
+              conv_wgrad_direct_f32(AKg, Bg, xp, plan->off.data() + gi * AKg, plan->base.data(), R, OW, g.s[2],
+                                    bt.get() + gi * Bg, Bc, acc + gi * AKg * Bg, Bg);
+          }
+          return;
+        }
+      }
       auto s = scratch<T>(id ? 0 : A * K * tile * OW);
       auto bt = scratch<T>(own ? tile * OW * Bc : 0);
       for (int64_t n = lo; n < hi; ++n) {

@@ -92,7 +92,66 @@ LUCID_AVX512 void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t
   }
 }
 
+// C (MR_ x up to 32) += sum over lines and ow of A(r, line, ow) Bt[(line*OW + ow), :], with
+// A(r, line, ow) = xp[offr[r] + base[line] + ow * sw]: the weight gradient without im2col.
+template <int MR_>
+LUCID_AVX512 void micro_w(const float* xp, const int64_t* offr, const int64_t* base, int64_t lines, int64_t OW,
+                          int64_t sw, const float* Bt, int64_t ldb, float* C, int64_t ldc, __mmask16 m0,
+                          __mmask16 m1) {
+  __m512 c0[MR_], c1[MR_];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR_; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
+  const float* b = Bt;
+  for (int64_t line = 0; line < lines; ++line) {
+    const float* a[MR_];
+#pragma GCC unroll 8
+    for (int r = 0; r < MR_; ++r) a[r] = xp + offr[r] + base[line];
+    for (int64_t ow = 0; ow < OW; ++ow, b += ldb) {
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
+      const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);
+      const int64_t at = ow * sw;
+#pragma GCC unroll 8
+      for (int r = 0; r < MR_; ++r) {
+        const __m512 av = _mm512_set1_ps(a[r][at]);
+        c0[r] = _mm512_fmadd_ps(av, b0, c0[r]);
+        c1[r] = _mm512_fmadd_ps(av, b1, c1[r]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR_; ++r) {
+    float* c = C + r * ldc;
+    _mm512_mask_storeu_ps(c, m0, _mm512_add_ps(c0[r], _mm512_maskz_loadu_ps(m0, c)));
+    _mm512_mask_storeu_ps(c + 16, m1, _mm512_add_ps(c1[r], _mm512_maskz_loadu_ps(m1, c + 16)));
+  }
+}
+
 }  // namespace
+
+LUCID_AVX512 void conv_wgrad_direct_f32(int64_t M, int64_t N, const float* xp, const int64_t* off,
+                                        const int64_t* base, int64_t lines, int64_t OW, int64_t sw, const float* Bt,
+                                        int64_t ldb, float* C, int64_t ldc) {
+  for (int64_t j = 0; j < N; j += NR) {
+    const int64_t nj = std::min(NR, N - j);
+    const __mmask16 m0 = __mmask16((1u << std::min<int64_t>(16, nj)) - 1);
+    const __mmask16 m1 = __mmask16(nj > 16 ? (1u << (nj - 16)) - 1 : 0);
+    for (int64_t i = 0; i < M; i += MR) {
+      const int64_t* o = off + i;
+      const float* bt = Bt + j;
+      float* c = C + i * ldc + j;
+      switch (std::min(MR, M - i)) {
+        case 8: micro_w<8>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 7: micro_w<7>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 6: micro_w<6>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 5: micro_w<5>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 4: micro_w<4>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 3: micro_w<3>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        case 2: micro_w<2>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+        default: micro_w<1>(xp, o, base, lines, OW, sw, bt, ldb, c, ldc, m0, m1); break;
+      }
+    }
+  }
+}
 
 LUCID_AVX512 void conv_direct_f32(int64_t M, int64_t K, const float* W, int64_t ldw, const float* xp,
                                   const int64_t* off, const int64_t* base, int64_t lines, int64_t OW, float* y,

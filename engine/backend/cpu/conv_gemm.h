@@ -22,6 +22,11 @@ void conv_sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bo
 void conv_direct_f32(int64_t M, int64_t K, const float* W, int64_t ldw, const float* xp, const int64_t* off,
                      const int64_t* base, int64_t lines, int64_t OW, float* y, int64_t ldy, const float* bias);
 
+// The weight gradient without im2col: C (M x N, ldc) += sum over lines, ow of
+// xp[off[m] + base[line] + ow * sw] Bt[(line * OW + ow) * ldb + n] (Bt: the output gradient transposed).
+void conv_wgrad_direct_f32(int64_t M, int64_t N, const float* xp, const int64_t* off, const int64_t* base,
+                           int64_t lines, int64_t OW, int64_t sw, const float* Bt, int64_t ldb, float* C, int64_t ldc);
+
 // vol2col of a contiguous float32 sample (C, *in) for the output lines [r0, r1) into cols
 // (C*K, (r1 - r0) * OW), for windows of width stride 1 (masked 16-wide copies, no branches per
 // element).

@@ -85,24 +85,26 @@ void gather_last(T* dst, const T* src, int64_t R, const AxisT<T>& a) {
 }
 
 // (B, in, L) -> (B, out, L) along the middle axis: whole rows of length L combined.
+// Columns [l0, l1) of each row only (so a plane can be split across threads without write races).
 template <typename T>
-void combine_rows(T* dst, const T* src, int64_t B, int64_t L, const AxisT<T>& a) {
+void combine_rows(T* dst, const T* src, int64_t B, int64_t L, const AxisT<T>& a, int64_t l0, int64_t l1) {
   for (int64_t b = 0; b < B; ++b) {
-    const T* s = src + b * a.in * L;
-    T* d = dst + b * a.out * L;
+    const T* s = src + b * a.in * L + l0;
+    T* d = dst + b * a.out * L + l0;
+    const int64_t n = l1 - l0;
     for (int64_t o = 0; o < a.out; ++o) {
       T* dr = d + o * L;
       const T* r0 = s + a.idx[size_t(o * a.K)] * L;
       const T w0 = a.w[size_t(o * a.K)];
       if (a.unit) {
-        std::memcpy(dr, r0, size_t(L) * sizeof(T));
+        std::memcpy(dr, r0, size_t(n) * sizeof(T));
         continue;
       }
-      for (int64_t l = 0; l < L; ++l) dr[l] = w0 * r0[l];
+      for (int64_t l = 0; l < n; ++l) dr[l] = w0 * r0[l];
       for (int64_t t = 1; t < a.K; ++t) {
         const T* rt = s + a.idx[size_t(o * a.K + t)] * L;
         const T wt = a.w[size_t(o * a.K + t)];
-        for (int64_t l = 0; l < L; ++l) dr[l] += wt * rt[l];
+        for (int64_t l = 0; l < n; ++l) dr[l] += wt * rt[l];
       }
     }
   }
@@ -110,19 +112,27 @@ void combine_rows(T* dst, const T* src, int64_t B, int64_t L, const AxisT<T>& a)
 
 // The adjoint of combine_rows: dst (B, in, L) zeroed accumulates src (B, out, L).
 template <typename T>
-void combine_rows_adj(T* dst, const T* src, int64_t B, int64_t L, const AxisT<T>& a) {
+void combine_rows_adj(T* dst, const T* src, int64_t B, int64_t L, const AxisT<T>& a, int64_t l0, int64_t l1) {
   for (int64_t b = 0; b < B; ++b) {
-    T* d = dst + b * a.in * L;
-    const T* s = src + b * a.out * L;
+    T* d = dst + b * a.in * L + l0;
+    const T* s = src + b * a.out * L + l0;
     for (int64_t o = 0; o < a.out; ++o) {
       const T* sr = s + o * L;
       for (int64_t t = 0; t < a.K; ++t) {
         T* dr = d + a.idx[size_t(o * a.K + t)] * L;
         const T wt = a.w[size_t(o * a.K + t)];
-        for (int64_t l = 0; l < L; ++l) dr[l] += wt * sr[l];
+        for (int64_t l = 0; l < l1 - l0; ++l) dr[l] += wt * sr[l];
       }
     }
   }
+}
+
+// Runs f(lo, hi) over [0, n): split across threads when `inner` (a plane split into columns or rows),
+// inline otherwise (planes already run in parallel).
+template <typename F>
+void split(bool inner, int64_t n, int64_t cost_per_item, F&& f) {
+  if (inner) parallel_for(0, n, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, cost_per_item)), f);
+  else f(0, n);
 }
 
 // The adjoint of gather_last: dst (R, in) zeroed accumulates src (R, out).
@@ -145,25 +155,30 @@ void interp(const TensorImpl& out, const TensorImpl& x, const ResampleGeom& g) {
     const T* X = x.data<T>();
     T* O = out.data<T>();
     const int64_t work = D * H * OW * aw.K + D * OH * OW * ah.K + L * ad.K;
-    parallel_for(0, P, grain_for(work), [&](int64_t lo, int64_t hi) {
+    auto planes = [&](int64_t lo, int64_t hi, bool inner) {
       std::vector<T> t1(ah.identity && ad.identity ? 0 : size_t(D * H * OW));
       std::vector<T> t2(ad.identity ? 0 : size_t(D * OH * OW));
       for (int64_t p = lo; p < hi; ++p) {
         T* o = O + p * L;
+        const T* xp = X + p * plane;
         T* w_out = (ah.identity && ad.identity) ? o : t1.data();
-        if (aw.identity) {
-          if (ah.identity && ad.identity) std::memcpy(o, X + p * plane, size_t(plane) * sizeof(T));
-          else std::memcpy(w_out, X + p * plane, size_t(plane) * sizeof(T));
-        } else {
-          gather_last<T>(w_out, X + p * plane, D * H, aw);
-        }
+        if (aw.identity) std::memcpy(w_out, xp, size_t(plane) * sizeof(T));
+        else split(inner, D * H, OW * aw.K, [&](int64_t r0, int64_t r1) {
+            gather_last<T>(w_out + r0 * OW, xp + r0 * W, r1 - r0, aw);
+          });
         if (ah.identity && ad.identity) continue;
         T* h_out = ad.identity ? o : t2.data();
         if (ah.identity) std::memcpy(h_out, t1.data(), size_t(D * OH * OW) * sizeof(T));
-        else combine_rows<T>(h_out, t1.data(), D, OW, ah);
-        if (!ad.identity) combine_rows<T>(o, t2.data(), 1, OH * OW, ad);
+        else split(inner, OW, D * OH * ah.K, [&](int64_t l0, int64_t l1) {
+            combine_rows<T>(h_out, t1.data(), D, OW, ah, l0, l1);
+          });
+        if (!ad.identity) split(inner, OH * OW, OD * ad.K, [&](int64_t l0, int64_t l1) {
+            combine_rows<T>(o, t2.data(), 1, OH * OW, ad, l0, l1);
+          });
       }
-    });
+    };
+    if (P < get_num_threads()) planes(0, P, true);
+    else parallel_for(0, P, grain_for(work), [&](int64_t lo, int64_t hi) { planes(lo, hi, false); });
   });
 }
 
@@ -176,30 +191,38 @@ void interp_backward(const TensorImpl& gx, const TensorImpl& gy, const ResampleG
     T* GX = gx.data<T>();
     const T* G = gy.data<T>();
     const int64_t work = D * H * OW * aw.K + D * OH * OW * ah.K + L * ad.K;
-    parallel_for(0, P, grain_for(work), [&](int64_t lo, int64_t hi) {
+    auto planes = [&](int64_t lo, int64_t hi, bool inner) {
       std::vector<T> t2(size_t(D * OH * OW)), t1(size_t(D * H * OW));
       for (int64_t p = lo; p < hi; ++p) {
         const T* gp = G + p * L;
         const T* a2 = gp;  // (D, OH, OW)
         if (!ad.identity) {
           std::fill(t2.begin(), t2.end(), T(0));
-          combine_rows_adj<T>(t2.data(), gp, 1, OH * OW, ad);
+          split(inner, OH * OW, OD * ad.K, [&](int64_t l0, int64_t l1) {
+            combine_rows_adj<T>(t2.data(), gp, 1, OH * OW, ad, l0, l1);
+          });
           a2 = t2.data();
         }
         const T* a1 = a2;  // (D, H, OW)
         if (!ah.identity) {
           std::fill(t1.begin(), t1.end(), T(0));
-          combine_rows_adj<T>(t1.data(), a2, D, OW, ah);
+          split(inner, OW, D * OH * ah.K, [&](int64_t l0, int64_t l1) {
+            combine_rows_adj<T>(t1.data(), a2, D, OW, ah, l0, l1);
+          });
           a1 = t1.data();
         }
         T* gxp = GX + p * plane;
         if (aw.identity) {
           for (int64_t i = 0; i < plane; ++i) gxp[i] += a1[i];
         } else {
-          gather_last_adj<T>(gxp, a1, D * H, aw);
+          split(inner, D * H, OW * aw.K, [&](int64_t r0, int64_t r1) {
+            gather_last_adj<T>(gxp + r0 * W, a1 + r0 * OW, r1 - r0, aw);
+          });
         }
       }
-    });
+    };
+    if (P < get_num_threads()) planes(0, P, true);
+    else parallel_for(0, P, grain_for(work), [&](int64_t lo, int64_t hi) { planes(lo, hi, false); });
   });
 }
 

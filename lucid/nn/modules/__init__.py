@@ -30,6 +30,10 @@ from lucid.nn.modules.activation import (ReLU6, LeakyReLU, ELU, SELU, CELU, GELU
 __all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
             "Hardshrink", "Tanhshrink", "Hardtanh", "Hardsigmoid", "Hardswish", "LogSigmoid", "Threshold", "GLU",
             "PReLU", "RReLU", "Sigmoid", "Tanh"]
+from lucid.nn.modules.activation import Softmax2d  # noqa: E402,F401
+from lucid.nn.modules.fold import Fold, Unfold  # noqa: E402,F401
+
+__all__ += ["Softmax2d", "Fold", "Unfold"]
 from lucid.nn.modules.pooling import (MaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxUnpool1d,  # noqa: E402,F401
                                       MaxUnpool2d, MaxUnpool3d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
                                       AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d,

@@ -1,4 +1,6 @@
 """Activation layers."""
+import warnings
+
 from lucid.nn import functional as F
 from lucid.nn.modules.module import Module
 
@@ -44,6 +46,18 @@ class Softmin(_SoftmaxBase):
     _fn = staticmethod(F.softmin)
 
 
+class Softmax2d(Module):
+    """Softmax over the channels at each spatial location of (N, C, H, W) or (C, H, W)."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3)
+
+
+__all__ += ["Softmax2d"]
+
+
 # ---- the activation family (lucid.nn.functional's fused engine ops)
 
 __all__ += ["ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Softplus", "Softsign", "Softshrink",
@@ -70,8 +84,16 @@ class Threshold(Module):
 
 
 class Hardtanh(Module):
-    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         super().__init__()
+        if min_value is not None:
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning,
+                          stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning,
+                          stacklevel=2)
+            max_val = max_value
         self.min_val = min_val
         self.max_val = max_val
         self.inplace = inplace

@@ -340,8 +340,8 @@ class Module:
                 memo.add(id(module))
                 yield name, module
 
-    def modules(self):
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate=True):
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):

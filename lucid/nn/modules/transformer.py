@@ -4,7 +4,7 @@ import copy
 
 import lucid
 from lucid.nn import functional as F
-from lucid.nn._functional_attn import _canonical_mask, _none_or_dtype
+from lucid.nn._functional_attn import _canonical_mask, _mha, _none_or_dtype
 from lucid.nn import init
 from lucid.nn.modules.container import ModuleList
 from lucid.nn.modules.dropout import Dropout
@@ -86,24 +86,12 @@ class MultiheadAttention(Module):
         key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask),
                                              "attn_mask", query.dtype)
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        if self.batch_first and is_batched:
-            if key is value:
-                if query is key:
-                    query = key = value = query.transpose(1, 0)
-                else:
-                    query, key = query.transpose(1, 0), key.transpose(1, 0)
-                    value = key
-            else:
-                query, key, value = query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
-        out, w = F.multi_head_attention_forward(
+        out, w = _mha(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
-            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
-            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
-            attn_mask=attn_mask, use_separate_proj_weight=not self._qkv_same_embed_dim,
-            q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
-            average_attn_weights=average_attn_weights, is_causal=is_causal)
-        if self.batch_first and is_batched:
-            out = out.transpose(1, 0)
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias, self.training,
+            key_padding_mask, need_weights, attn_mask, not self._qkv_same_embed_dim, self.q_proj_weight,
+            self.k_proj_weight, self.v_proj_weight, None, None, average_attn_weights, is_causal,
+            batch_first=self.batch_first and is_batched)
         return out, w
 
     def extra_repr(self):

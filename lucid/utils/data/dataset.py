@@ -6,6 +6,7 @@ import math
 import warnings
 
 from lucid import _C
+from lucid._random import default_generator
 
 Tensor = _C.Tensor
 
@@ -161,10 +162,10 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-def random_split(dataset, lengths, generator=None):
+def random_split(dataset, lengths, generator=default_generator):
     """Splits into non-overlapping Subsets of the given lengths, or of the given fractions (floors,
     then the remainder dealt one by one from the first split, as PyTorch)."""
-    from lucid._random import randperm, default_generator
+    from lucid._random import randperm
     if generator is None:
         generator = default_generator
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
