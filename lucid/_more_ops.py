@@ -76,19 +76,18 @@ def ldexp(input, other):
     return lucid.mul(input, lucid.pow(two, other))
 
 
-def _check_int(name, *ts):
-    for t in ts:
-        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype is _lucid().bool_:
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(t.dtype)}\'')
+def _check_int(name, a, b):
+    dt = _lucid().result_type(a, b)
+    if dt.is_floating_point or dt.is_complex or dt is _lucid().bool_:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(dt)}\'')
 
 
 def gcd(input, other):
     """Greatest common divisor, elementwise (integers; gcd(0, 0) = 0)."""
     lucid = _lucid()
     _check_int("gcd", input, other)
-    a, b = lucid.broadcast_tensors(input.abs(), other.abs())
-    dt = lucid.promote_types(a.dtype, b.dtype)
-    a, b = a.to(dt), b.to(dt)
+    dt = lucid.result_type(input, other)
+    a, b = lucid.broadcast_tensors(input.to(dt).abs(), other.to(dt).abs())
     while bool((b != 0).any()):
         nz = b != 0
         a, b = lucid.where(nz, b, a), lucid.where(nz, lucid.remainder(a, lucid.where(nz, b, lucid.ones_like(b))),
@@ -101,7 +100,9 @@ def lcm(input, other):
     lucid = _lucid()
     _check_int("lcm", input, other)
     g = gcd(input, other)
-    return lucid.where(g == 0, lucid.zeros_like(g), (input // lucid.where(g == 0, lucid.ones_like(g), g) * other).abs())
+    dt = g.dtype
+    return lucid.where(g == 0, lucid.zeros_like(g),
+                       (input.to(dt) // lucid.where(g == 0, lucid.ones_like(g), g) * other.to(dt)).abs())
 
 
 def mvlgamma(input, p):
