@@ -129,9 +129,16 @@ KNOWN_DIFFERENCES = {
                   "weights_only default, also True since 2.6)",
 }
 
-# Known differences in the default-construction comparison (state_dict keys / shapes / init statistics).
+# Known differences in the default-construction comparison (state_dict keys / shapes / init statistics / repr).
 KNOWN_INIT_DIFFERENCES = {
 }
+
+# Known differences of repr(module) for a default construction.
+_MHA_REPR = ("owned by the attention/transformer task (lucid/nn/modules/transformer.py), pending: torch's "
+             "MultiheadAttention.out_proj is a NonDynamicallyQuantizableLinear (a Linear subclass), so its repr "
+             "line reads 'NonDynamicallyQuantizableLinear(...)'; lucid's is a plain Linear")
+KNOWN_REPR_DIFFERENCES = {k: _MHA_REPR for k in ("MultiheadAttention", "MultiheadAttention_kdim", "Transformer",
+                                                 "TransformerEncoderLayer", "TransformerDecoderLayer")}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -313,7 +320,7 @@ def test_signature(key, space, name, methods):
 def test_known_differences_name_real_items():
     """Every KNOWN_DIFFERENCES entry names a compared item (catches typos that would hide nothing)."""
     keys = {i[0] for i in ITEMS}
-    for k in KNOWN_INIT_DIFFERENCES:
+    for k in list(KNOWN_INIT_DIFFERENCES) + list(KNOWN_REPR_DIFFERENCES):
         assert k in CONSTRUCT, f"KNOWN_INIT entry {k!r} names no constructed layer"
     for k in KNOWN_DIFFERENCES:
         base = k
@@ -388,6 +395,8 @@ def test_default_construction(key):
         reason = KNOWN_INIT_DIFFERENCES.get(key)
         if reason:
             pytest.xfail(reason)
+        if all(p.startswith("repr:") for p in problems) and key in KNOWN_REPR_DIFFERENCES:
+            pytest.xfail(KNOWN_REPR_DIFFERENCES[key])
     assert not problems, "\n".join(problems)
 
 
@@ -399,6 +408,8 @@ def _construction_problems(key):
         tm, lm = _build(torch, key), _build(lucid, key)
     tsd, lsd = tm.state_dict(), lm.state_dict()
     problems = []
+    if repr(tm) != repr(lm):
+        problems.append(f"repr: torch {repr(tm)!r} lucid {repr(lm)!r}")
     if list(tsd) != list(lsd):
         return [f"state_dict keys: torch {list(tsd)} lucid {list(lsd)}"]
     tparams = {n for n, _ in tm.named_parameters()}
