@@ -28,7 +28,7 @@ _INPLACE = ("abs", "absolute", "acos", "acosh", "arccos", "arccosh", "arcsin", "
             "deg2rad", "erf", "erfc", "exp2", "exp", "expm1", "fix", "floor", "frac", "log10", "log1p", "log2", "log",
             "logit", "nan_to_num", "neg", "negative", "rad2deg", "reciprocal", "relu", "round", "rsqrt", "sigmoid",
             "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "trunc", "xlogy", "fill", "zero", "gcd", "lcm",
-            "ldexp", "addmv", "detach")
+            "ldexp", "addmv", "detach", "as_strided")
 
 
 def _module_inplace(name):
@@ -76,19 +76,18 @@ def ldexp(input, other):
     return lucid.mul(input, lucid.pow(two, other))
 
 
-def _check_int(name, *ts):
-    for t in ts:
-        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype is _lucid().bool_:
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(t.dtype)}\'')
+def _check_int(name, a, b):
+    dt = _lucid().result_type(a, b)
+    if dt.is_floating_point or dt.is_complex or dt is _lucid().bool_:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(dt)}\'')
 
 
 def gcd(input, other):
     """Greatest common divisor, elementwise (integers; gcd(0, 0) = 0)."""
     lucid = _lucid()
     _check_int("gcd", input, other)
-    a, b = lucid.broadcast_tensors(input.abs(), other.abs())
-    dt = lucid.promote_types(a.dtype, b.dtype)
-    a, b = a.to(dt), b.to(dt)
+    dt = lucid.result_type(input, other)
+    a, b = lucid.broadcast_tensors(input.to(dt).abs(), other.to(dt).abs())
     while bool((b != 0).any()):
         nz = b != 0
         a, b = lucid.where(nz, b, a), lucid.where(nz, lucid.remainder(a, lucid.where(nz, b, lucid.ones_like(b))),
@@ -101,7 +100,9 @@ def lcm(input, other):
     lucid = _lucid()
     _check_int("lcm", input, other)
     g = gcd(input, other)
-    return lucid.where(g == 0, lucid.zeros_like(g), (input // lucid.where(g == 0, lucid.ones_like(g), g) * other).abs())
+    dt = g.dtype
+    return lucid.where(g == 0, lucid.zeros_like(g),
+                       (input.to(dt) // lucid.where(g == 0, lucid.ones_like(g), g) * other.to(dt)).abs())
 
 
 def mvlgamma(input, p):
@@ -504,7 +505,11 @@ def unravel_index(indices, shape):
     return tuple(reversed(out))
 
 
-__all__ += ["detach", "fill", "unravel_index"]
+def resize_as_(input, other, memory_format=None):
+    return input.resize_as_(other)
+
+
+__all__ += ["detach", "fill", "unravel_index", "resize_as_"]
 
 
 # ---- predicates
@@ -561,6 +566,44 @@ for _n in ("frexp", "ldexp", "gcd", "lcm", "mvlgamma", "nextafter", "select_scat
     setattr(Tensor, _n, getattr(globals()[_n], "__wrapped__", globals()[_n]))
 for _n in ("ldexp", "gcd", "lcm", "mvlgamma", "nextafter", "renorm", "index_reduce"):
     setattr(Tensor, _n + "_", _inplace_of(getattr(globals()[_n], "__wrapped__", globals()[_n]), _n))
+
+
+def _inplace_view(name, make):
+    def method(self, *args, **kwargs):
+        return _C._inplace_view(self, make(self, *args, **kwargs), name + "_")
+    method.__name__ = name + "_"
+    method.__doc__ = f"In place: self becomes self.{name}(...) (a metadata change; recorded by autograd)."
+    return method
+
+
+for _n, _mk in (("t", lambda s: s.t()), ("transpose", lambda s, d0, d1: s.transpose(d0, d1)),
+                ("swapaxes", lambda s, d0, d1: s.transpose(d0, d1)), ("swapdims", lambda s, d0, d1: s.transpose(d0, d1)),
+                ("squeeze", lambda s, dim=None: s.squeeze(dim)), ("unsqueeze", lambda s, dim: s.unsqueeze(dim)),
+                ("as_strided", lambda s, size, stride, storage_offset=None: s.as_strided(size, stride, storage_offset))):
+    setattr(Tensor, _n + "_", _inplace_view(_n, _mk))
+
+
+def resize_(self, *sizes, memory_format=None):
+    """Reshapes self in place to `sizes` (contiguous), keeping the leading elements; a fresh buffer when
+    the old one is too small (not differentiable, as in PyTorch)."""
+    lucid = _lucid()
+    if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
+        sizes = tuple(sizes[0])
+    sizes = tuple(int(v) for v in sizes)
+    if self.requires_grad and lucid.is_grad_enabled():
+        raise RuntimeError("cannot resize variables that require grad")
+    n = math.prod(sizes)
+    with lucid.no_grad():
+        new = lucid.empty(sizes, dtype=self.dtype, device=self.device)
+        k = min(n, self.numel())
+        if k:
+            new.view(-1)[:k] = self.reshape(-1)[:k]
+        self.data = new
+    return self
+
+
+Tensor.resize_ = resize_
+Tensor.resize_as_ = lambda self, other, memory_format=None: resize_(self, tuple(other.shape))
 Tensor.sum_to_size = sum_to_size
 Tensor.fill_diagonal_ = fill_diagonal_
 Tensor.mH = property(lambda self: self.transpose(-2, -1).conj())

@@ -1,5 +1,5 @@
 // Convolution of 1, 2 or 3 spatial dims as three fused engine ops, each the vjp material of the
-// others (backend/kernels/conv.h does the im2col + GEMM):
+// others (backend/kernels/conv.h; Note [Convolution] in docs/notes/convolution.md):
 //   conv(x, w)           y = W * vol2col(x)
 //   conv_transpose(x, w) y = col2vol(W^T x)           (the adjoint of conv in x)
 //   conv_weight(a, b)    gw = sum_n b_n vol2col(a_n)^T  (the weight gradient of conv)
@@ -255,8 +255,8 @@ Tensor conv_transpose(const Tensor& x_in, const Tensor& weight, const std::optio
                       const IntList& dilation) {
   const std::string op = op_name("conv_transpose", nd);
   check_common(op, x_in, weight, bias);
-  check_lists(op, nd,
-              {{"stride", &stride}, {"padding", &padding}, {"output_padding", &output_padding}, {"dilation", &dilation}});
+  check_lists(op, nd, {{"stride", &stride}, {"padding", &padding}, {"output_padding", &output_padding},
+                       {"dilation", &dilation}});
   check_window(op, stride, padding, dilation);
   auto [x, unb] = batched(op, x_in, nd);
   LUCID_CHECK(weight->dim() == nd + 2, ShapeMismatch,

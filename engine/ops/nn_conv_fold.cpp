@@ -92,9 +92,9 @@ Tensor fold2d(const Tensor& cols_in, Pair output_size, Pair kernel, Pair dilatio
   const ConvGeom g = window("fold", output_size[0], output_size[1], kernel, dilation, padding, stride);
   LUCID_CHECK(cols->shape()[2] == g.out_numel(), ShapeMismatch,
               "[fold] given output_size " << pair_str(output_size) << ", kernel_size " << pair_str(kernel)
-                                          << ", dilation " << pair_str(dilation) << ", padding " << pair_str(padding)
-                                          << ", stride " << pair_str(stride) << ", expected size of input's dimension 2 to be "
-                                          << g.out_numel() << ", but got " << cols->shape()[2]);
+                  << ", dilation " << pair_str(dilation) << ", padding " << pair_str(padding) << ", stride "
+                  << pair_str(stride) << ", expected size of input's dimension 2 to be " << g.out_numel()
+                  << ", but got " << cols->shape()[2]);
   Tensor x = col2im_impl(cols, cols->shape()[0], cols->shape()[1] / K, g);
   return unb ? squeeze(x, std::vector<int64_t>{0}) : x;
 }

@@ -1,4 +1,7 @@
-// softmax / log_softmax over one dim: a fused kernel forward, vjps in lucid ops.
+// softmax / log_softmax over one dim: a fused kernel forward; vjps in lucid ops, or one fused pass per row
+// when no graph is recorded.
+#include "autograd/grad_mode.h"
+#include "backend/kernels/attention.h"
 #include "backend/kernels/elementwise.h"
 #include "backend/kernels/nn.h"
 #include "ops/binary.h"
@@ -11,6 +14,18 @@
 namespace lucid {
 
 namespace {
+
+// The backward in one pass per row (backend/kernels/attention.h) when softmax ran over the last dim of
+// a float32/float64 CPU tensor and no graph is being recorded; otherwise undefined (the lucid-ops vjp).
+Tensor fused_backward(const Tensor& g, const Tensor& y, int64_t inner, int64_t D, bool log) {
+  if (autograd::grad_enabled() || inner != 1 || D == 0 || y->device().type != DeviceType::CPU ||
+      !(y->dtype() == Dtype::F32 || y->dtype() == Dtype::F64) || g->dtype() != y->dtype())
+    return Tensor();
+  Tensor gc = contiguous(g);
+  Tensor dx = TensorImpl::empty(y->shape(), y->dtype(), y->device());
+  softmax_backward_kernel(y->device())(*dx, *gc, *y, y->numel() / D, D, log);
+  return dx;
+}
 
 Tensor softmax_impl(const Tensor& x_in, int64_t dim_in, std::optional<Dtype> dtype, bool log) {
   const char* op = log ? "log_softmax" : "softmax";
@@ -31,13 +46,15 @@ Tensor softmax_impl(const Tensor& x_in, int64_t dim_in, std::optional<Dtype> dty
   const bool keep = x->dim() > 0;
   if (log) {
     record("LogSoftmaxBackward0", {&xc}, {&y}, {SavedTensor(y, true)},
-           [dims, keep](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           [dims, keep, inner, D](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             if (Tensor dx = fused_backward(g[0], s[0], inner, D, true)) return std::vector<Tensor>{dx};
              Tensor sg = keep ? sum(g[0], dims, true) : g[0];
              return std::vector<Tensor>{sub(g[0], mul(unary(UnaryOp::Exp, s[0]), sg))};
            });
   } else {
     record("SoftmaxBackward0", {&xc}, {&y}, {SavedTensor(y, true)},
-           [dims, keep](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           [dims, keep, inner, D](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+             if (Tensor dx = fused_backward(g[0], s[0], inner, D, false)) return std::vector<Tensor>{dx};
              Tensor gy = mul(g[0], s[0]);
              Tensor sg = keep ? sum(gy, dims, true) : gy;
              return std::vector<Tensor>{sub(gy, mul(s[0], sg))};

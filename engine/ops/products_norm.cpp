@@ -105,7 +105,9 @@ Tensor vector_norm(const Tensor& x_in, double ord, const std::optional<std::vect
   record("LinalgVectorNormBackward0", {&x}, {&out}, {SavedTensor(x, false), SavedTensor(out, true)},
          [ord, dims, rank, keepdim](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor& x = s[0];
-           if (ord == 0) return std::vector<Tensor>{mul(x, Scalar::from_int(0))};
+           // ord 0 counts nonzeros, a step function: no gradient at all (None on x), as PyTorch's
+           // linalg.vector_norm / norm / pairwise_distance
+           if (ord == 0) return std::vector<Tensor>{Tensor{}};
            Tensor n = keep(s[1], dims, rank, keepdim), gk = keep(g[0], dims, rank, keepdim);
            Tensor ax = modulus(x);
            Tensor nzx = unary(UnaryOp::Sign, ax);                // 1 where x != 0

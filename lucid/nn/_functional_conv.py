@@ -15,7 +15,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    """The adjoint of conv2d in its input: (N, C_in, H, W) -> (N, C_out, H', W'); weight (C_in, C_out/groups, kh, kw)."""
+    """The adjoint of conv2d in its input: (N, C_in, H, W) -> (N, C_out, H', W'); weight (C_in, C_out/groups, k...)."""
     return _C.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 

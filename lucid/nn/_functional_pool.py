@@ -304,74 +304,30 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if tuple(per_sample_weights.shape) != tuple(input.shape):
             raise ValueError(f"embedding_bag: If per_sample_weights ({tuple(per_sample_weights.shape)}) is not None, "
                              f"then it must have the same shape as the input ({tuple(input.shape)})")
-    num, dim = weight.shape
-    pad = _padding_idx(padding_idx, num)
-    idx = input.numpy().astype(np.int64)
+    pad = _padding_idx(padding_idx, weight.shape[0])
     if input.dim() == 2:
         if offsets is not None:
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
                              "fixed length sequences. However, found offsets of type Tensor")
-        B, L = idx.shape
-        starts = np.arange(B, dtype=np.int64) * L
-        ends = starts + L
-        idx = idx.reshape(-1)
+        B, L = input.shape
+        offsets = lucid.arange(B, dtype=lucid.int64, device=input.device) * L
+        flat = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+        include_last_offset = False
     elif input.dim() == 1:
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
-        if offsets.dim() != 1:
+        if not isinstance(offsets, lucid.Tensor) or offsets.dim() != 1:
             raise ValueError("offsets has to be a 1D Tensor")
-        off = offsets.numpy().astype(np.int64)
-        M = idx.shape[0]
-        if off.size and off[0] != 0:
-            raise ValueError(f"[embedding_bag] offsets[0] has to be 0, i.e., the first sequence in the mini-batch has "
-                             f"to start from position 0. However, got {int(off[0])}")
-        if off.size and (np.any(np.diff(off) < 0) or off[-1] > M):
-            raise ValueError(f"[embedding_bag] offsets must be non-decreasing and at most the input length {M}, "
-                             f"got {off.tolist()}")
-        if include_last_offset:
-            if off.size == 0:
-                raise ValueError("[embedding_bag] include_last_offset needs at least one offset")
-            starts, ends = off[:-1], off[1:]
-        else:
-            starts = off
-            ends = np.append(off[1:], M)
-        B = starts.shape[0]
+        flat = input
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
-    if idx.size and (idx.min() < 0 or idx.max() >= num):
-        bad = int(idx.min() if idx.min() < 0 else idx.max())
-        raise IndexError(f"[embedding_bag] index {bad} is out of range for an embedding of {num} rows")
     if max_norm is not None:
         _renorm_(weight, input, float(max_norm), float(norm_type))
-    bag = np.full(idx.shape[0], -1, dtype=np.int64)
-    if B:
-        bag[starts[0]:ends[-1]] = np.repeat(np.arange(B, dtype=np.int64), ends - starts)
-    keep = np.nonzero((bag >= 0) & (idx != pad))[0]
-    counts = np.bincount(bag[keep], minlength=B).astype(np.float64)
-    out = lucid.zeros(B, dim, dtype=weight.dtype)
-    if keep.size == 0:
-        return out + weight.sum() * 0 if weight.requires_grad else out
-    keep_t = lucid.tensor(keep, dtype=lucid.int64)
-    rows = _C.embedding(weight, lucid.tensor(idx[keep], dtype=lucid.int64), -1, bool(scale_grad_by_freq))
-    seg = lucid.tensor(bag[keep], dtype=lucid.int64)
-    if mode == "max":
-        vals = rows.detach().numpy()
-        seg_np = bag[keep]
-        firsts = np.searchsorted(seg_np, np.nonzero(counts)[0])  # rows are in bag order
-        best = np.maximum.reduceat(vals, firsts, axis=0)  # per non-empty bag
-        full = np.full((B, dim), -np.inf, dtype=vals.dtype)
-        full[counts > 0] = best
-        at = np.where(vals == full[seg_np], np.arange(vals.shape[0])[:, None], vals.shape[0])
-        first_at = np.minimum.reduceat(at, firsts, axis=0)  # the first row reaching each bag's max
-        pos = np.zeros((B, dim), dtype=np.int64)
-        pos[counts > 0] = first_at
-        picked = rows.gather(0, lucid.tensor(pos, dtype=lucid.int64))
-        mask = lucid.tensor((counts > 0).astype(vals.dtype).reshape(-1, 1), dtype=weight.dtype)
-        return picked * mask
-    if per_sample_weights is not None:
-        w = per_sample_weights.reshape(-1).index_select(0, keep_t)
-        rows = rows * w.unsqueeze(1)
-    out = out.index_add(0, seg, rows)
-    if mode == "mean":
-        out = out / lucid.tensor(np.maximum(counts, 1).reshape(-1, 1), dtype=weight.dtype)
-    return out
+    # one engine op: the fused forward kernel, its vjp in lucid ops
+    return _C.embedding_bag(weight, flat, offsets, _BAG_MODES[mode], per_sample_weights, bool(include_last_offset),
+                            pad, bool(scale_grad_by_freq))
+
+
+_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}

@@ -222,3 +222,47 @@ def test_nextafter_and_frobenius_vs_torch(torch):
     for kw in (dict(dim=(0, 1)), dict(dim=1), dict(dim=(0, 1), keepdim=True)):
         np.testing.assert_allclose(_np(lucid.frobenius_norm(a, **kw)),
                                    torch.frobenius_norm(torch.tensor(A34), **kw).numpy(), rtol=1e-12)
+
+
+INPLACE_VIEWS = [
+    ("t_", lambda y: y.t_()), ("transpose_", lambda y: y.transpose_(0, 1)), ("swapaxes_", lambda y: y.swapaxes_(1, 0)),
+    ("swapdims_", lambda y: y.swapdims_(0, 1)), ("unsqueeze_", lambda y: y.unsqueeze_(1)),
+    ("squeeze_", lambda y: y.unsqueeze_(0).squeeze_()), ("squeeze_dim", lambda y: y.unsqueeze_(2).squeeze_(2)),
+    ("as_strided_", lambda y: y.as_strided_((2, 3), (1, 2), 1)),
+]
+
+
+@pytest.mark.parametrize("name,fn", INPLACE_VIEWS, ids=[c[0] for c in INPLACE_VIEWS])
+def test_inplace_view_ops_vs_torch(torch, name, fn):
+    res = {}
+    for m in (torch, lucid):
+        x = m.tensor(A34, dtype=m.float64, requires_grad=True)
+        y = x * 2
+        v = y._version
+        r = fn(y)
+        assert r is y and y._version > v
+        w = m.tensor(np.arange(y.numel(), dtype=np.float64).reshape(tuple(y.shape)))
+        g = m.autograd.grad((y * w).sum() + (y * y).sum(), [x])[0]
+        res[m.__name__] = (tuple(y.shape), tuple(y.stride()), _np(y), _np(g))
+    for a, b in zip(res["lucid"], res["torch"]):
+        if isinstance(a, tuple):
+            assert a == b, name
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12, err_msg=name)
+
+
+def test_inplace_view_ops_on_leaf_and_resize(torch):
+    with pytest.raises(RuntimeError, match="leaf"):
+        lucid.ones(2, 3, requires_grad=True).t_()
+    for shape in ((2, 2), (5,), (0,), (2, 3)):
+        lr, tr = lucid.arange(6.0), torch.arange(6.0)
+        assert lr.resize_(*shape) is lr
+        tr.resize_(*shape)
+        k = min(6, int(np.prod(shape)))
+        assert tuple(lr.shape) == tuple(tr.shape)
+        np.testing.assert_array_equal(_np(lr).reshape(-1)[:k], tr.numpy().reshape(-1)[:k])
+    lr = lucid.zeros(3)
+    lr.resize_as_(lucid.ones(2, 2))
+    assert tuple(lr.shape) == (2, 2)
+    with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+        lucid.ones(2, requires_grad=True).resize_(3)

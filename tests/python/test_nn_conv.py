@@ -347,10 +347,10 @@ def _large(torch, name, xs, ws, kw):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20)])       # threads over samples, over lines
+@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20), (1, 16, 9, 11)])  # over samples, lines, channels
 def test_threads_agree(threads, shape):
     x = lucid.tensor(arr(*shape).astype(np.float32), requires_grad=True)
-    w = lucid.tensor(arr(8, 16, 3, 3).astype(np.float32), requires_grad=True)
+    w = lucid.tensor(arr(20, 16, 3, 3).astype(np.float32), requires_grad=True)
     old = lucid.get_num_threads()
     try:
         lucid.set_num_threads(1)
@@ -364,3 +364,19 @@ def test_threads_agree(threads, shape):
     close(y1, y2, 1e-5)
     close(g1[0], g2[0], 1e-4)
     np.testing.assert_allclose(g1[1].numpy(), g2[1].numpy(), rtol=1e-4, atol=1e-3)
+
+
+def test_double_backward_float32_matches_torch(torch):
+    """Second derivatives through the float32 kernels (direct paths, strided fallbacks)."""
+    for kw, xs in [(dict(padding=1), (2, 8, 6, 20)), (dict(stride=2, padding=1), (2, 8, 9, 20))]:
+        x, w = arr(*xs).astype(np.float32), (arr(4, 8, 3, 3) * 0.2).astype(np.float32)
+        lx, lw = lucid.tensor(x, requires_grad=True), lucid.tensor(w, requires_grad=True)
+        tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+        lgx, lgw = lucid.autograd.grad((F.conv2d(lx, lw, **kw) ** 2).sum(), (lx, lw), create_graph=True)
+        tgx, tgw = torch.autograd.grad((torch.nn.functional.conv2d(tx, tw, **kw) ** 2).sum(), (tx, tw),
+                                       create_graph=True)
+        lh = lucid.autograd.grad((lgx ** 2).sum() + (lgw ** 2).sum(), (lx, lw))
+        th = torch.autograd.grad((tgx ** 2).sum() + (tgw ** 2).sum(), (tx, tw))
+        for a, b in zip(lh, th):
+            scale = np.abs(b.numpy()).max()
+            np.testing.assert_allclose(a.numpy() / scale, b.numpy() / scale, atol=2e-4)

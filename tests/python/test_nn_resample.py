@@ -543,3 +543,16 @@ def test_cuda_tensors_raise_typed_errors(cuda_device):
         F.grid_sample(x, lucid.rand(1, 3, 3, 2).to(cuda_device), align_corners=False)
     with pytest.raises(NotImplementedError, match="CPU only"):
         F.rotate(x, 30.0)
+
+
+def test_interpolate_single_plane_split_across_threads(torch):
+    # fewer planes than threads: the kernels split one plane by rows / columns
+    prev = lucid.get_num_threads()
+    lucid.set_num_threads(2)
+    try:
+        for shape, kw in [((1, 1, 120, 160), dict(size=(200, 250), mode="bilinear")),
+                          ((1, 1, 120, 160), dict(size=(90, 310), mode="bicubic", align_corners=True)),
+                          ((1, 1, 20, 30, 40), dict(size=(33, 17, 50), mode="trilinear"))]:
+            compare(torch, "interpolate", shape, kw, "float64")
+    finally:
+        lucid.set_num_threads(prev)

@@ -25,7 +25,9 @@ namespace lucid::cpu {
 
 namespace {
 
-constexpr int64_t kBlockQ = 64, kBlockK = 512;
+// Query rows x key columns per block pair (measured on B4 H8 T256 D64: 32..64 x 64..512 within noise of
+// each other; larger query blocks waste more of the causal diagonal).
+constexpr int64_t kBlockQ = 64, kBlockK = 128;
 
 // C (M x N, ldc) = alpha * op(A) op(B) + beta * C, row-major.
 template <typename T>
@@ -145,6 +147,48 @@ float exp_sub_sum_f(float* row, int64_t n, float m) {
     }
   }
 }
+// dx = g - exp(y) * s (log-softmax) or y * (g - s) (softmax), over one row.
+LUCID_AVX512 void softmax_bwd_row_512(float* dx, const float* g, const float* y, int64_t n, float s, bool log) {
+  const __m512 vs = _mm512_set1_ps(s);
+  for (int64_t c = 0; c < n; c += 16) {
+    const __mmask16 k = n - c >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - c)) - 1);
+    const __m512 vg = _mm512_maskz_loadu_ps(k, g + c), vy = _mm512_maskz_loadu_ps(k, y + c);
+    const __m512 r = log ? _mm512_fnmadd_ps(exp512(vy), vs, vg) : _mm512_mul_ps(vy, _mm512_sub_ps(vg, vs));
+    _mm512_mask_storeu_ps(dx + c, k, r);
+  }
+}
+LUCID_AVX2 void softmax_bwd_row_256(float* dx, const float* g, const float* y, int64_t n, float s, bool log) {
+  const __m256 vs = _mm256_set1_ps(s);
+  int64_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    const __m256 vg = _mm256_loadu_ps(g + c), vy = _mm256_loadu_ps(y + c);
+    _mm256_storeu_ps(dx + c, log ? _mm256_fnmadd_ps(exp256(vy), vs, vg) : _mm256_mul_ps(vy, _mm256_sub_ps(vg, vs)));
+  }
+  for (; c < n; ++c) dx[c] = log ? g[c] - exp_approx(y[c]) * s : y[c] * (g[c] - s);
+}
+void softmax_bwd_row(float* dx, const float* g, const float* y, int64_t n, float s, bool log) {
+  switch (isa()) {
+    case Isa::AVX512: return softmax_bwd_row_512(dx, g, y, n, s, log);
+    case Isa::AVX2: return softmax_bwd_row_256(dx, g, y, n, s, log);
+    default:
+      for (int64_t c = 0; c < n; ++c) dx[c] = log ? g[c] - exp_approx(y[c]) * s : y[c] * (g[c] - s);
+  }
+}
+void softmax_bwd_row(double* dx, const double* g, const double* y, int64_t n, double s, bool log) {
+  for (int64_t c = 0; c < n; ++c) dx[c] = log ? g[c] - std::exp(y[c]) * s : y[c] * (g[c] - s);
+}
+float row_sum_f(const float* a, int64_t n) {
+  float s = 0.f;
+#pragma omp simd reduction(+ : s)
+  for (int64_t c = 0; c < n; ++c) s += a[c];
+  return s;
+}
+double row_sum_f(const double* a, int64_t n) {
+  double s = 0;
+  for (int64_t c = 0; c < n; ++c) s += a[c];
+  return s;
+}
+
 float row_max_f(const float* row, int64_t n) {
   float m = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : m)
@@ -393,8 +437,26 @@ void attention_dropout_mask(const TensorImpl& keep, const AttnParams& p) {
   });
 }
 
+void softmax_backward(const TensorImpl& dx, const TensorImpl& g, const TensorImpl& y, int64_t rows, int64_t D,
+                      bool log) {
+  dispatch_float(y.dtype(), log ? "log_softmax_backward" : "softmax_backward", [&]<typename T>() {
+    T* DX = dx.data<T>();
+    const T* G = g.data<T>();
+    const T* Y = y.data<T>();
+    parallel_for(0, rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, D)), [&](int64_t lo, int64_t hi) {
+      for (int64_t r = lo; r < hi; ++r) {
+        const T* gr = G + r * D;
+        const T* yr = Y + r * D;
+        const T s = log ? row_sum_f(gr, D) : dot(gr, yr, D);
+        softmax_bwd_row(DX + r * D, gr, yr, D, s, log);
+      }
+    });
+  });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(softmax_backward_kernel, CPU, &softmax_backward)
 LUCID_REGISTER_KERNEL(attention_forward_kernel, CPU, &attention_forward)
 LUCID_REGISTER_KERNEL(attention_backward_kernel, CPU, &attention_backward)
 LUCID_REGISTER_KERNEL(attention_dropout_mask_kernel, CPU, &attention_dropout_mask)

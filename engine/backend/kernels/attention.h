@@ -41,4 +41,10 @@ LUCID_DECLARE_KERNEL(attention_backward_kernel,
 // keep (N, L, S) contiguous: the forward's dropout factors (0 or 1/(1-p)), for the create_graph path.
 LUCID_DECLARE_KERNEL(attention_dropout_mask_kernel, void (*)(const TensorImpl& keep, const AttnParams& p))
 
+// The backward of softmax over the rows of contiguous (rows, D) arrays, in one pass per row (the
+// attention math path and nn_softmax.cpp's vjp use it when no graph is recorded):
+// log: dx = g - exp(y) * sum(g); otherwise dx = y * (g - sum(g * y)). float32/float64.
+LUCID_DECLARE_KERNEL(softmax_backward_kernel, void (*)(const TensorImpl& dx, const TensorImpl& g, const TensorImpl& y,
+                                                       int64_t rows, int64_t D, bool log))
+
 }  // namespace lucid

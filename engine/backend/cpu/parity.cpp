@@ -1,0 +1,75 @@
+// CPU kernels of the API-parity task's fused ops (backend/kernels/parity.h): embedding_bag, float32/float64.
+#include <algorithm>
+#include <cstring>
+
+#include "backend/cpu/dispatch.h"
+#include "backend/cpu/parallel.h"
+#include "backend/kernels/parity.h"
+
+namespace lucid::cpu {
+
+namespace {
+
+void embedding_bag(const TensorImpl& out, const TensorImpl* argmax, const TensorImpl& weight, const TensorImpl& indices,
+                   const int64_t* bounds, int64_t B, const TensorImpl* psw, EmbeddingBagMode mode, int64_t pad) {
+  const int64_t D = weight.shape()[1];
+  const int64_t* idx = indices.data<int64_t>();
+  int64_t* A = argmax ? argmax->data<int64_t>() : nullptr;
+  // one bag per task; a grain of bags covering ~kGrainSize touched elements
+  const int64_t M = bounds[B] - bounds[0];
+  const int64_t per_bag = std::max<int64_t>(1, (M / std::max<int64_t>(1, B) + 1) * D);
+  dispatch_float(weight.dtype(), "embedding_bag", [&]<typename T>() {
+    const T* W = weight.data<T>();
+    const T* P = psw ? psw->data<T>() : nullptr;
+    T* O = out.data<T>();
+    parallel_for(0, B, std::max<int64_t>(1, kGrainSize / per_bag), [&](int64_t lo, int64_t hi) {
+      for (int64_t b = lo; b < hi; ++b) {
+        T* o = O + b * D;
+        std::fill(o, o + D, T(0));
+        const int64_t s = bounds[b], e = bounds[b + 1];
+        if (mode == EmbeddingBagMode::Max) {
+          int64_t* a = A + b * D;
+          std::fill(a, a + D, int64_t(-1));
+          bool first = true;
+          for (int64_t i = s; i < e; ++i) {
+            const int64_t r = idx[i];
+            if (r == pad) continue;
+            const T* w = W + r * D;
+            if (first) {
+              std::memcpy(o, w, size_t(D) * sizeof(T));
+              std::fill(a, a + D, r);
+              first = false;
+              continue;
+            }
+            for (int64_t d = 0; d < D; ++d)
+              if (w[d] > o[d]) o[d] = w[d], a[d] = r;
+          }
+          continue;
+        }
+        int64_t count = 0;
+        for (int64_t i = s; i < e; ++i) {
+          const int64_t r = idx[i];
+          if (r == pad) continue;
+          ++count;
+          const T* w = W + r * D;
+          if (P) {
+            const T p = P[i];
+            for (int64_t d = 0; d < D; ++d) o[d] += p * w[d];
+          } else {
+            for (int64_t d = 0; d < D; ++d) o[d] += w[d];
+          }
+        }
+        if (mode == EmbeddingBagMode::Mean && count > 1) {
+          const T c = T(count);
+          for (int64_t d = 0; d < D; ++d) o[d] /= c;
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+LUCID_REGISTER_KERNEL(embedding_bag_kernel, CPU, &embedding_bag)
+
+}  // namespace lucid::cpu
