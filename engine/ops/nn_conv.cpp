@@ -1,5 +1,5 @@
 // Convolution of 1, 2 or 3 spatial dims as three fused engine ops, each the vjp material of the
-// others (backend/kernels/conv.h does the im2col + GEMM):
+// others (backend/kernels/conv.h; Note [Convolution] in docs/notes/convolution.md):
 //   conv(x, w)           y = W * vol2col(x)
 //   conv_transpose(x, w) y = col2vol(W^T x)           (the adjoint of conv in x)
 //   conv_weight(a, b)    gw = sum_n b_n vol2col(a_n)^T  (the weight gradient of conv)

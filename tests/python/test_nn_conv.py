@@ -347,10 +347,10 @@ def _large(torch, name, xs, ws, kw):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20)])       # threads over samples, over lines
+@pytest.mark.parametrize("shape", [(5, 16, 9, 11), (1, 16, 9, 20), (1, 16, 9, 11)])  # over samples, lines, channels
 def test_threads_agree(threads, shape):
     x = lucid.tensor(arr(*shape).astype(np.float32), requires_grad=True)
-    w = lucid.tensor(arr(8, 16, 3, 3).astype(np.float32), requires_grad=True)
+    w = lucid.tensor(arr(20, 16, 3, 3).astype(np.float32), requires_grad=True)
     old = lucid.get_num_threads()
     try:
         lucid.set_num_threads(1)

@@ -282,3 +282,35 @@ def test_embedding_bag_fused_errors():
         lucid._C.embedding_bag(lucid.tensor([[1, 2]]), lucid.tensor([1]), lucid.tensor([0]), 0)
     with pytest.raises(ValueError, match="1D or 2D"):
         F.embedding_bag(lucid.tensor([[[1]]]), w)
+
+
+# ---- error types as torch's
+
+def test_error_types_as_torch(torch):
+    def both(f):
+        errs = []
+        for lib in (torch, lucid):
+            try:
+                f(lib)
+                errs.append(None)
+            except Exception as e:  # noqa: BLE001
+                errs.append(e)
+        te, le = errs
+        assert te is not None and le is not None, (te, le)
+        assert isinstance(le, type(te)), (type(te), type(le), str(le))
+        return le
+
+    e = both(lambda m: m.nn.functional.nll_loss(m.zeros(2, 3), m.tensor([0, 1, 2])))
+    assert isinstance(e, lucid.ShapeMismatch) and "batch_size (2)" in str(e)
+    both(lambda m: m.nn.functional.cross_entropy(m.zeros(1, 4, 10), m.tensor([1, 2, 3, 4])))
+    both(lambda m: m.nn.functional.cross_entropy(m.zeros(5), m.tensor([1, 2, 3, 4])))
+    both(lambda m: m.nn.functional.group_norm(m.zeros(2, 6, 3), 4))
+    both(lambda m: m.nn.functional.rms_norm(m.ones(2, 3, dtype=m.int64), (3,)))
+    both(lambda m: m.nn.functional.kl_div(m.ones(2, 3, dtype=m.int64), m.ones(2, 3, dtype=m.int64),
+                                          reduction="sum"))
+    both(lambda m: m.nn.functional.soft_margin_loss(m.zeros(5), m.ones(4, 5)))
+    both(lambda m: m.nn.functional.soft_margin_loss(m.ones(4, 5, dtype=m.int64), m.ones(4, 5, dtype=m.int64)))
+    both(lambda m: m.nn.functional.hinge_embedding_loss(m.ones(4, 5, dtype=m.int64), m.ones(4, 5)))
+    both(lambda m: m.nn.functional.dropout(m.ones(4, 5, dtype=m.int64), 0.5, True))
+    # still fine: broadcastable targets, float inputs
+    close(F.soft_margin_loss(lucid.zeros(4, 5), lucid.ones(5)), np.float32(np.log(2.0)))

@@ -284,9 +284,15 @@ void conv_direct(float* Y, const float* X, const float* Wt, const float* B, int6
     for_samples<float>(N, ps + OC * LT, [&](int64_t n, float* s) {
       const float* xn = plan.sample(X + n * C * IN, s, g);
       float* t = s + ps;
+      // fewer samples than threads: the threads split the output channels (blocks of 8)
+      const int64_t blocks = (OCg + 7) / 8;
+      const int64_t grain = in_parallel_region() ? blocks : std::max<int64_t>(1, blocks / get_num_threads());
       for (int64_t gi = 0; gi < groups; ++gi)
-        conv_direct_f32(OCg, CKg, Wt + gi * OCg * CKg, CKg, xn, plan.off.data() + gi * CKg, base.data(), OD, OWv,
-                        t + gi * OCg * LT, LT, B ? B + gi * OCg : nullptr);
+        parallel_for(0, blocks, grain, [&](int64_t lo, int64_t hi) {
+          const int64_t m0 = gi * OCg + lo * 8, m1 = gi * OCg + std::min(OCg, hi * 8);
+          conv_direct_f32(m1 - m0, CKg, Wt + m0 * CKg, CKg, xn, plan.off.data() + gi * CKg, base.data(), OD, OWv,
+                          t + m0 * LT, LT, B ? B + m0 : nullptr);
+        });
       float* yn = Y + n * OC * L;
       for (int64_t o = 0; o < OC; ++o)
         for (int64_t od = 0; od < OD; ++od)

@@ -171,11 +171,13 @@ void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* 
           for (int k = 0; k < w; ++k) lane[k] += lane[k + w];
         total += double(lane[0]);
       }
-      M lane[kLanes] = {};
-      for (; i + kLanes <= n; i += kLanes)
-        for (int k = 0; k < kLanes; ++k) lane[k] += M(q[i + k]);
       double tail = 0;
-      for (int k = 0; k < kLanes; ++k) tail += double(lane[k]);
+      if (i + kLanes <= n) {  // (skipped when the blocks cover the run: 32 serial adds per row otherwise)
+        M lane[kLanes] = {};
+        for (; i + kLanes <= n; i += kLanes)
+          for (int k = 0; k < kLanes; ++k) lane[k] += M(q[i + k]);
+        for (int k = 0; k < kLanes; ++k) tail += double(lane[k]);
+      }
       for (; i < n; ++i) tail += double(M(q[i]));
       total += tail;
     } else {

@@ -131,6 +131,28 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
     return;
   }
   if (outer > 1 && try_sum_rows(out, in, nreduce, plan)) return;
+  if (outer > 1 && in.is_contiguous() && out.is_contiguous()) {
+    // Whole contiguous rows (e.g. sum(dim=-1)): row o starts at o * count, no index arithmetic.
+    const char* base = static_cast<const char*>(in.data_ptr());
+    const int64_t row_bytes = plan.count * isz;
+    parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
+      if (out.dtype() == Dtype::F32 && in.dtype() == Dtype::F32) {
+        float* o = out.data<float>();
+        for (int64_t r = b; r < e; ++r) {
+          Acc a;
+          loop(base + r * row_bytes, isz, plan.count, &a.re, &a.im, &a.i);
+          o[r] = float(a.re);
+        }
+        return;
+      }
+      for (int64_t r = b; r < e; ++r) {
+        Acc a;
+        loop(base + r * row_bytes, isz, plan.count, &a.re, &a.im, &a.i);
+        store(out, r, in.dtype(), a);
+      }
+    });
+    return;
+  }
   auto outer_base = [&](int64_t o) {
     const char* ptr = static_cast<const char*>(in.data_ptr());
     for (int d = nouter - 1; d >= 0; --d) {
