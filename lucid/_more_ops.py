@@ -76,19 +76,18 @@ def ldexp(input, other):
     return lucid.mul(input, lucid.pow(two, other))
 
 
-def _check_int(name, *ts):
-    for t in ts:
-        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype is _lucid().bool_:
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(t.dtype)}\'')
+def _check_int(name, a, b):
+    dt = _lucid().result_type(a, b)
+    if dt.is_floating_point or dt.is_complex or dt is _lucid().bool_:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'{_out.scalar_type_name(dt)}\'')
 
 
 def gcd(input, other):
     """Greatest common divisor, elementwise (integers; gcd(0, 0) = 0)."""
     lucid = _lucid()
     _check_int("gcd", input, other)
-    a, b = lucid.broadcast_tensors(input.abs(), other.abs())
-    dt = lucid.promote_types(a.dtype, b.dtype)
-    a, b = a.to(dt), b.to(dt)
+    dt = lucid.result_type(input, other)
+    a, b = lucid.broadcast_tensors(input.to(dt).abs(), other.to(dt).abs())
     while bool((b != 0).any()):
         nz = b != 0
         a, b = lucid.where(nz, b, a), lucid.where(nz, lucid.remainder(a, lucid.where(nz, b, lucid.ones_like(b))),
@@ -101,7 +100,9 @@ def lcm(input, other):
     lucid = _lucid()
     _check_int("lcm", input, other)
     g = gcd(input, other)
-    return lucid.where(g == 0, lucid.zeros_like(g), (input // lucid.where(g == 0, lucid.ones_like(g), g) * other).abs())
+    dt = g.dtype
+    return lucid.where(g == 0, lucid.zeros_like(g),
+                       (input.to(dt) // lucid.where(g == 0, lucid.ones_like(g), g) * other.to(dt)).abs())
 
 
 def mvlgamma(input, p):
@@ -386,6 +387,75 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     return lucid.cumsum(s, dim)
 
 
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimated derivatives along dims by central differences (one- or two-sided of edge_order at the
+    edges), with uniform spacings or sample coordinates per dim, as torch.gradient / numpy.gradient."""
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    nd = input.dim()
+    dims = list(range(nd)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    dims = [d % nd for d in dims]
+    if isinstance(spacing, (list, tuple)):
+        if len(spacing) != len(dims):
+            raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+                               f"dim arguments to have the same length, but got a spacing argument of length "
+                               f"{len(spacing)} and a dim argument of length {len(dims)}.")
+        sp = list(spacing)
+    else:
+        sp = [spacing] * len(dims)
+    x = input if (input.dtype.is_floating_point or input.dtype.is_complex) else input.to(_lucid().get_default_dtype())
+    out = []
+    for d, h in zip(dims, sp):
+        n = x.shape[d]
+        if n < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+        out.append(_gradient_1d(x, d, h, edge_order))
+    return tuple(out)
+
+
+def _gradient_1d(f, d, h, edge_order):
+    lucid = _lucid()
+    n = f.shape[d]
+
+    def sl(a, b):
+        return f.narrow(d, a, b - a)
+
+    def bshape(v):   # a 1-D coordinate tensor laid along dim d
+        shape = [1] * f.dim()
+        shape[d] = v.shape[0]
+        return v.reshape(shape)
+
+    if isinstance(h, Tensor):
+        if h.dim() != 1 or h.shape[0] != n:
+            raise RuntimeError("torch.gradient expected each tensor to be on the same device and of size "
+                               "equal to the input along dim")
+        x = h.to(f.dtype) if not h.dtype.is_floating_point else h
+        dx = x[1:] - x[:-1]
+        hl, hr = bshape(dx[:-1]), bshape(dx[1:])
+        interior = (hl * hl * sl(2, n) - hr * hr * sl(0, n - 2) + (hr * hr - hl * hl) * sl(1, n - 1)) / \
+            (hl * hr * (hl + hr))
+        if edge_order == 1:
+            first = (sl(1, 2) - sl(0, 1)) / dx[0]
+            last = (sl(n - 1, n) - sl(n - 2, n - 1)) / dx[-1]
+        else:
+            a, b = dx[0], dx[1]
+            first = (-(2 * a + b) / (a * (a + b)) * sl(0, 1) + (a + b) / (a * b) * sl(1, 2)
+                     - a / (b * (a + b)) * sl(2, 3))
+            a, b = dx[-2], dx[-1]
+            last = (b / (a * (a + b)) * sl(n - 3, n - 2) - (a + b) / (a * b) * sl(n - 2, n - 1)
+                    + (2 * b + a) / (b * (a + b)) * sl(n - 1, n))
+    else:
+        h = float(h)
+        interior = (sl(2, n) - sl(0, n - 2)) / (2 * h)
+        if edge_order == 1:
+            first = (sl(1, 2) - sl(0, 1)) / h
+            last = (sl(n - 1, n) - sl(n - 2, n - 1)) / h
+        else:
+            first = (-1.5 * sl(0, 1) + 2 * sl(1, 2) - 0.5 * sl(2, 3)) / h
+            last = (0.5 * sl(n - 3, n - 2) - 2 * sl(n - 2, n - 1) + 1.5 * sl(n - 1, n)) / h
+    return lucid.cat([first, interior, last], d)
+
+
 def renorm(input, p, dim, maxnorm):
     """Each slice along dim whose p-norm exceeds maxnorm is scaled down to norm maxnorm."""
     lucid = _lucid()
@@ -396,7 +466,7 @@ def renorm(input, p, dim, maxnorm):
     return input * factor
 
 
-__all__ += ["frobenius_norm", "cov", "corrcoef", "dist", "trapezoid", "trapz", "cumulative_trapezoid", "renorm"]
+__all__ += ["gradient", "frobenius_norm", "cov", "corrcoef", "dist", "trapezoid", "trapz", "cumulative_trapezoid", "renorm"]
 
 
 # ---- indexing

@@ -42,6 +42,8 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output) {
   if (is_output && has_fn) {
     fn_ = t->autograd_meta()->grad_fn;
     output_nr_ = t->autograd_meta()->output_nr;
+  } else if (is_output) {
+    unbound_output_ = t.get();
   }
   if (!t_saved_hooks.empty()) {
     // The hooks see the values only (no autograd meta), as in PyTorch.
@@ -59,6 +61,16 @@ SavedTensor::SavedTensor(const Tensor& t, bool is_output) {
     return;
   }
   data_ = (is_output && has_fn) ? alias(t) : t;  // outputs: no autograd meta, so no cycle through the node
+}
+
+void SavedTensor::bind_output(const Tensor& out) {
+  if (!unbound_output_ || out.get() != unbound_output_) return;
+  unbound_output_ = nullptr;
+  const AutogradMeta* m = out->autograd_meta();
+  if (!m || !m->grad_fn) return;
+  fn_ = m->grad_fn;
+  output_nr_ = m->output_nr;
+  if (data_) data_ = alias(data_);  // keep the values and version counter, not the history
 }
 
 Tensor SavedTensor::unpack(const Node& owner) const {

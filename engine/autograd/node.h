@@ -38,11 +38,16 @@ void pop_saved_tensor_hooks();
 
 // A tensor a node keeps for its backward. Inputs are held as they are; outputs are held without
 // their grad_fn (which is the saving node itself) to avoid a cycle, and get it back on unpack.
+// An output saved before its node exists (record(...) builds the saved list first) is bound to
+// the node by bind_output once the node is its history.
 class SavedTensor {
  public:
   SavedTensor() = default;
   SavedTensor(const Tensor& t, bool is_output);
   Tensor unpack(const Node& owner) const;  // VersionMismatch if the tensor was modified in place
+  // If this saved `out` before `out` had a grad_fn, take out's node and slot now and drop the
+  // strong reference to out's autograd meta (which would hold the node: a cycle, a leaked graph).
+  void bind_output(const Tensor& out);
   void reset() {
     data_.reset();
     packed_.reset();
@@ -61,6 +66,7 @@ class SavedTensor {
   Tensor leaf_;
   std::shared_ptr<Node> in_fn_;
   std::weak_ptr<Node> fn_;
+  const TensorImpl* unbound_output_ = nullptr;  // identity only (never dereferenced): see bind_output
   uint32_t output_nr_ = 0;
   int64_t version_ = 0;
   bool is_output_ = false, was_defined_ = false, released_ = false, requires_grad_ = false;

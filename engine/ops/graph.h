@@ -25,6 +25,10 @@ class FnNode final : public Node {
     return f_(*this, grads, s);
   }
   std::string name() const override { return name_; }
+  void bind_saved_outputs(std::initializer_list<const Tensor*> outputs) {
+    for (auto& t : saved_)
+      for (const Tensor* o : outputs) t.bind_output(*o);
+  }
   bool release_saved() override {
     for (auto& t : saved_) t.reset();
     return !saved_.empty();
@@ -49,6 +53,7 @@ void record(const char* name, std::initializer_list<const Tensor*> inputs, std::
     if (!(is_floating((*o)->dtype()) || is_complex((*o)->dtype()))) return;  // integer results carry no gradient
   auto node = std::make_shared<FnNode<F>>(name, std::move(saved), std::move(f));
   autograd::set_history(node, inputs, outputs);
+  node->bind_saved_outputs(outputs);
 }
 
 inline bool should_record(std::initializer_list<const Tensor*> inputs) { return autograd::any_requires_grad(inputs); }

@@ -101,8 +101,9 @@ void asgd_step_(const TensorList& params, const TensorList& grads, const OptTens
     const double step = advance_step(steps[i]);
     AsgdArgs a{scalar_get(etas[i]), op.lambd, scalar_get(mus[i]), op.weight_decay, op.maximize};
     asgd_kernel(params[i]->device())(o, a);
-    scalar_set(etas[i], op.lr / std::pow(1 + op.lambd * op.lr * step, op.alpha));
-    scalar_set(mus[i], 1 / std::max(1.0, step - op.t0));
+    // (PyTorch makes the new values with torch.as_tensor: float32, whatever the state's dtype)
+    scalar_set(etas[i], double(float(op.lr / std::pow(1 + op.lambd * op.lr * step, op.alpha))));
+    scalar_set(mus[i], double(float(1 / std::max(1.0, step - op.t0))));
   });
 }
 

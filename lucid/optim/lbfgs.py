@@ -6,6 +6,7 @@ old_stps, ro, H_diag, prev_flat_grad, prev_loss, al). The scalars PyTorch keeps 
 (ys, ro, H_diag, gtd, ...) are 0-d lucid tensors here too, so float32 runs round as PyTorch's do."""
 import math
 
+import lucid
 from lucid import _C
 from lucid.autograd.grad_mode import no_grad, enable_grad
 from lucid.optim.optimizer import Optimizer, _to_scalar
@@ -138,29 +139,32 @@ class LBFGS(Optimizer):
         if len(self.param_groups) != 1:
             raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
         self._params = self.param_groups[0]["params"]
-        for p in self._params:
-            if p.dtype.is_complex:
-                raise NotImplementedError("LBFGS: complex parameters are not supported yet (no view_as_real)")
         self._numel_cache = None
 
     def _numel(self):
         if self._numel_cache is None:
-            self._numel_cache = sum(p.numel() for p in self._params)
+            # (a complex parameter counts as its real view: two reals per element, as PyTorch)
+            self._numel_cache = sum(2 * p.numel() if p.dtype.is_complex else p.numel() for p in self._params)
         return self._numel_cache
 
     def _gather_flat_grad(self):
         views = []
         for p in self._params:
             if p.grad is None:
-                views.append(_C.zeros([p.numel()], p.dtype, p.device))
+                view = _C.zeros([p.numel()], p.dtype, p.device)
             else:
-                views.append(p.grad.reshape(-1))
+                view = p.grad.reshape(-1)
+            if view.dtype.is_complex:
+                view = lucid.view_as_real(view).reshape(-1)
+            views.append(view)
         return _C.cat(views, 0)
 
     def _add_grad(self, step_size, update):
         offset = 0
         step_size = _f(step_size)
         for p in self._params:
+            if p.dtype.is_complex:
+                p = lucid.view_as_real(p)
             numel = p.numel()
             p.add_(update[offset:offset + numel].view_as(p), alpha=step_size)
             offset += numel

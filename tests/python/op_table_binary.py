@@ -231,6 +231,11 @@ OPS += [
     _entry("fmax", _maximum_ref, _same, REAL),
     _entry("fmin", _minimum_ref, _same, REAL),
     _entry("heaviside", _heaviside_ref, _same, REAL, differentiable=False),
+    # the audit's additions (lucid/_more_ops.py)
+    _entry("gcd", _ref(np.gcd), _same, INTS, differentiable=False),
+    _entry("lcm", _ref(lambda a, b: np.abs(np.lcm(a, b))), _same, INTS, differentiable=False),
+    _entry("nextafter", _ref(np.nextafter), _same, [F32, F64], differentiable=False),
+    _entry("ldexp", _ref(lambda a, b: a * np.exp2(b)), _same, [F32, F64], kinds=("default", "small"), promotes=False),
 ]
 
 

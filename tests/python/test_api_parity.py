@@ -369,6 +369,14 @@ for _n in ("ReLU ReLU6 LeakyReLU ELU SELU CELU GELU SiLU Mish Softplus Softsign 
     CONSTRUCT[_parts[0] if len(_parts) == 1 else _n] = (tuple(float(a) if "." in a else int(a)
                                                              for a in _parts[1:]), {})
 CONSTRUCT["Threshold"] = ((0.1, 20.0), {})
+CONSTRUCT.update({
+    "Softmax2d": ((), {}), "Upsample_bilinear": ((), {"scale_factor": 2, "mode": "bilinear"}),
+    "Upsample_nearest": ((), {"size": (5, 7)}), "UpsamplingNearest2d": ((), {"scale_factor": 2}),
+    "UpsamplingBilinear2d": ((), {"scale_factor": 2}), "ZeroPad2d": (((1, 2, 0, 1),), {}),
+    "ConstantPad1d": ((2, 0.5), {}), "ConstantPad3d": ((1, -1.0), {}), "ReflectionPad1d": ((2,), {}),
+    "ReflectionPad2d": (((1, 2, 2, 1),), {}), "ReplicationPad2d": ((2,), {}), "ReplicationPad3d": ((1,), {}),
+    "CircularPad1d": ((2,), {}), "CircularPad2d": ((1,), {}),
+})
 
 
 def _build(lib, key):
@@ -453,3 +461,171 @@ def _stat_problems(t, v):
     if n >= 256 and (np.abs(v).max() > 1.5 * bound or np.abs(v).max() < 0.5 * bound):
         out.append(f"max |x| torch {bound:.4g} lucid {np.abs(v).max():.4g}")
     return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the same weights give the same outputs: torch's state_dict loads into lucid's default construction, and the
+# forward (train mode, except the random layers) and its gradients (input and parameters) match.
+
+def _f(*shape):
+    return ("f",) + shape
+
+
+def _i(hi, *shape):
+    return ("i", hi) + shape
+
+
+def _special(kind, *shape):
+    return (kind,) + shape
+
+
+FORWARD = {
+    "Linear": [_f(3, 96)], "Bilinear": [_f(3, 20), _f(3, 30)], "Identity": [_f(2, 3, 4)], "Flatten": [_f(2, 3, 4)],
+    "Unflatten": [_f(4, 6)],
+    "Conv1d": [_f(2, 8, 12)], "Conv2d": [_f(2, 8, 7, 7)], "Conv3d": [_f(1, 4, 5, 5, 5)],
+    "ConvTranspose1d": [_f(2, 8, 6)], "ConvTranspose2d": [_f(2, 8, 5, 5)], "ConvTranspose3d": [_f(1, 4, 3, 3, 3)],
+    "Fold": [_f(2, 12, 12)], "Unfold": [_f(2, 3, 4, 5)],
+    "BatchNorm1d": [_f(8, 64)], "BatchNorm2d": [_f(4, 64, 3, 3)], "BatchNorm3d": [_f(2, 64, 2, 2, 2)],
+    "LayerNorm": [_f(3, 64)], "GroupNorm": [_f(2, 64, 3)], "RMSNorm": [_f(3, 64)],
+    "InstanceNorm1d": [_f(2, 64, 5)], "InstanceNorm2d": [_f(2, 64, 3, 3)], "InstanceNorm3d": [_f(2, 64, 2, 2, 2)],
+    "LocalResponseNorm": [_f(2, 6, 4, 4)],
+    "Embedding": [_i(100, 3, 5)], "EmbeddingBag": [_i(100, 3, 5)],
+    "PReLU": [_f(2, 16, 3)], "PReLU_channels": [_f(2, 16, 3)],
+    "RNN": [_f(5, 3, 20)], "LSTM": [_f(5, 3, 20)], "LSTM_proj": [_f(5, 3, 20)], "GRU": [_f(5, 3, 20)],
+    "RNNCell": [_f(3, 20)], "LSTMCell": [_f(3, 20)], "GRUCell": [_f(3, 20)],
+    "MultiheadAttention": [_f(5, 2, 32), _f(6, 2, 32), _f(6, 2, 32)],
+    "MultiheadAttention_kdim": [_f(5, 2, 32), _f(6, 2, 24), _f(6, 2, 20)],
+    "TransformerEncoderLayer": [_f(5, 2, 32)], "TransformerDecoderLayer": [_f(4, 2, 32), _f(5, 2, 32)],
+    "Transformer": [_f(5, 2, 32), _f(4, 2, 32)],
+    "CrossEntropyLoss": [_f(4, 10), _i(10, 4)], "NLLLoss": [_special("logp", 4, 10), _i(10, 4)],
+    "BCELoss": [_special("probx", 4, 10), _special("prob", 4, 10)], "BCEWithLogitsLoss": [_f(4, 10), _special("prob", 4, 10)],
+    "MultiMarginLoss": [_f(4, 10), _i(10, 4)], "MultiLabelSoftMarginLoss": [_f(4, 10), _special("bits", 4, 10)],
+    "MSELoss": [_f(4, 5), _f(4, 5)], "L1Loss": [_f(4, 5), _f(4, 5)], "SmoothL1Loss": [_f(4, 5), _f(4, 5)],
+    "HuberLoss": [_f(4, 5), _f(4, 5)], "KLDivLoss": [_special("logp", 4, 5), _special("prob", 4, 5)],
+    "PoissonNLLLoss": [_f(4, 5), _special("pos", 4, 5)],
+    "GaussianNLLLoss": [_f(4, 5), _f(4, 5), _special("pos", 4, 5)],
+    "CosineEmbeddingLoss": [_f(4, 5), _f(4, 5), _special("sign", 4)],
+    "MarginRankingLoss": [_f(4), _f(4), _special("sign", 4)], "HingeEmbeddingLoss": [_f(4, 5), _special("sign", 4, 5)],
+    "MultiLabelMarginLoss": [_f(3, 4), _special("mlm", 3, 4)], "SoftMarginLoss": [_f(4, 5), _special("sign", 4, 5)],
+    "TripletMarginLoss": [_f(4, 5), _f(4, 5), _f(4, 5)],
+    "CTCLoss": [_special("ctc_logp", 6, 2, 5), _special("ctc_targets", 2, 3), _special("ctc_in", 2),
+                _special("ctc_tl", 2)],
+    "PixelShuffle_2": [_f(1, 8, 3, 3)], "PixelUnshuffle_2": [_f(1, 2, 4, 4)], "ChannelShuffle_2": [_f(1, 4, 2, 2)],
+    "CosineSimilarity": [_f(4, 5), _f(4, 5)], "PairwiseDistance": [_f(4, 5), _f(4, 5)],
+    "MaxPool2d_2": [_f(1, 2, 6, 6)], "AvgPool2d_2": [_f(1, 2, 6, 6)], "AdaptiveAvgPool2d_2": [_f(1, 2, 5, 7)],
+    "AdaptiveMaxPool2d_2": [_f(1, 2, 5, 7)], "LPPool2d_2.0_2": [_f(1, 2, 6, 6)],
+    "MaxUnpool2d_2": [_special("unpool_x", 1, 2, 3, 3), _special("unpool_i", 1, 2, 3, 3)],
+    "Threshold": [_f(3, 8)], "Softmax2d": [_f(2, 3, 4, 5)],
+    "Upsample_bilinear": [_f(1, 2, 3, 4)], "Upsample_nearest": [_f(1, 2, 3, 4)], "UpsamplingNearest2d": [_f(1, 2, 3, 4)],
+    "UpsamplingBilinear2d": [_f(1, 2, 3, 4)], "ZeroPad2d": [_f(1, 2, 4, 5)], "ConstantPad1d": [_f(2, 3, 5)],
+    "ConstantPad3d": [_f(1, 2, 3, 3, 3)], "ReflectionPad1d": [_f(2, 3, 5)], "ReflectionPad2d": [_f(1, 2, 4, 5)],
+    "ReplicationPad2d": [_f(1, 2, 4, 5)], "ReplicationPad3d": [_f(1, 2, 3, 3, 3)], "CircularPad1d": [_f(2, 3, 5)],
+    "CircularPad2d": [_f(1, 2, 4, 5)],
+}
+for _n in ("ReLU ReLU6 LeakyReLU ELU SELU CELU GELU SiLU Mish Softplus Softsign Softshrink Hardshrink Tanhshrink "
+           "Hardtanh Hardsigmoid Hardswish Sigmoid Tanh LogSigmoid Softmax LogSoftmax Softmin GLU RReLU Dropout "
+           "Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout").split():
+    FORWARD[_n] = [_f(2, 3, 4) if _n == "Dropout1d" else _f(2, 3, 4, 6)]
+# random in train mode: compared in eval mode (deterministic there)
+EVAL = {"RReLU", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+        "TransformerEncoderLayer", "TransformerDecoderLayer", "Transformer"}
+
+KNOWN_FORWARD_DIFFERENCES = {
+}
+
+
+def _make_inputs(spec, rng):
+    """numpy arrays per input spec; float ones are the ones gradients are compared for."""
+    out = []
+    for s in spec:
+        kind, shape = s[0], s[1:]
+        if kind == "i":
+            out.append(rng.integers(0, shape[0], shape[1:]))
+        elif kind == "f":
+            out.append(rng.standard_normal(shape).astype(np.float32))
+        elif kind == "logp":
+            z = rng.standard_normal(shape)
+            out.append((z - np.log(np.exp(z).sum(-1, keepdims=True))).astype(np.float32))
+        elif kind in ("prob", "probx"):
+            z = np.exp(rng.standard_normal(shape))
+            out.append((z / z.sum(-1, keepdims=True)).astype(np.float32))
+        elif kind == "bits":
+            out.append(rng.integers(0, 2, shape).astype(np.float32))
+        elif kind == "pos":
+            out.append(rng.uniform(0.5, 2.0, shape).astype(np.float32))
+        elif kind == "sign":
+            out.append(np.where(rng.standard_normal(shape) > 0, 1.0, -1.0).astype(np.float32))
+        elif kind == "mlm":
+            out.append(np.array([[3, 0, -1, 1], [1, 2, 3, -1], [0, -1, 2, 2]][:shape[0]]))
+        elif kind == "ctc_logp":
+            z = rng.standard_normal(shape)
+            out.append((z - np.log(np.exp(z).sum(-1, keepdims=True))).astype(np.float32))
+        elif kind == "ctc_targets":
+            out.append(rng.integers(1, 5, shape))
+        elif kind == "ctc_in":
+            out.append(np.array([6, 5]))
+        elif kind == "ctc_tl":
+            out.append(np.array([3, 2]))
+        elif kind == "unpool_x":
+            out.append(rng.standard_normal(shape).astype(np.float32))
+        elif kind == "unpool_i":
+            # each 2x2 window of a 6x6 plane picks one position
+            n, c, h, w = shape
+            base = (np.arange(h)[:, None] * 2 * (2 * w) + np.arange(w)[None, :] * 2)
+            pick = rng.integers(0, 2, (n, c, h, w)) * (2 * w) + rng.integers(0, 2, (n, c, h, w))
+            out.append((base[None, None] + pick).astype(np.int64))
+        else:
+            raise AssertionError(kind)
+    return out
+
+
+_GRAD_KINDS = ("f", "logp", "probx", "ctc_logp", "unpool_x")  # the inputs whose gradients are compared
+
+
+def _first(y):
+    return y[0] if isinstance(y, (tuple, list)) else y
+
+
+@pytest.mark.parametrize("key", sorted(FORWARD))
+def test_same_weights_same_outputs(key):
+    if not hasattr(lnn, key.split("_")[0]):
+        pytest.xfail(KNOWN_DIFFERENCES.get("nn." + key.split("_")[0], "missing"))
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tm, lm = _build(torch, key), _build(lucid, key)
+        lm.load_state_dict({k: lucid.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+        if key in EVAL:
+            tm.eval(), lm.eval()
+        rng = np.random.default_rng(abs(hash(key)) % 2**32)
+        arrays = _make_inputs(FORWARD[key], rng)
+        grads = [s[0] in _GRAD_KINDS for s in FORWARD[key]]
+        targs = [torch.tensor(a, requires_grad=r) for a, r in zip(arrays, grads)]
+        largs = [lucid.tensor(a, requires_grad=r) for a, r in zip(arrays, grads)]
+        ty, ly = _first(tm(*targs)), _first(lm(*largs))
+    problems = []
+    tyn, lyn = ty.detach().numpy(), ly.detach().numpy()
+    if tyn.shape != lyn.shape:
+        problems.append(f"output shape torch {tyn.shape} lucid {lyn.shape}")
+    elif not np.allclose(lyn, tyn, rtol=1e-4, atol=1e-5):
+        problems.append(f"output differs: max |diff| {np.abs(lyn - tyn).max():.3g}")
+    else:
+        g = rng.standard_normal(tyn.shape).astype(np.float32)
+        (ty * torch.tensor(g)).sum().backward()
+        (ly * lucid.tensor(g)).sum().backward()
+        for i, (ta, la) in enumerate(zip(targs, largs)):
+            if ta.grad is not None and (la.grad is None or not np.allclose(la.grad.numpy(), ta.grad.numpy(),
+                                                                           rtol=1e-4, atol=1e-5)):
+                problems.append(f"input {i} gradient differs")
+        lp = dict(lm.named_parameters())
+        for name, p in tm.named_parameters():
+            if p.grad is not None and (lp[name].grad is None or not np.allclose(lp[name].grad.numpy(), p.grad.numpy(),
+                                                                                rtol=1e-4, atol=1e-5)):
+                problems.append(f"{name} gradient differs")
+        lsd = lm.state_dict()
+        for name, b in tm.named_buffers():
+            if not np.allclose(_np(lsd[name]), _np(b), rtol=1e-5, atol=1e-6):
+                problems.append(f"buffer {name} differs after the forward")
+    if problems and key in KNOWN_FORWARD_DIFFERENCES:
+        pytest.xfail(KNOWN_FORWARD_DIFFERENCES[key])
+    assert not problems, "\n".join(problems)

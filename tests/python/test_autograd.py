@@ -814,6 +814,37 @@ def test_graph_is_freed_when_output_dropped():
     assert (lucid._C.live_tensor_count(), lucid.memory_allocated("cpu")) == before
 
 
+# Ops whose backward reads their own output save it before their node exists; the saved copy must
+# not keep the node alive through the output's history (a cycle: the graph would outlive every use).
+_SAVES_OUTPUT = {
+    "softmax": lambda x: x.softmax(1),
+    "log_softmax": lambda x: x.log_softmax(1),
+    "pow": lambda x: lucid.pow(x.abs() + 1.0, x),
+    "hypot": lambda x: lucid.hypot(x, x * 2.0),
+    "cdist": lambda x: lucid.cdist(x, x + 1.0),
+    "vector_norm": lambda x: lucid.linalg.vector_norm(x, dim=1),
+    "exp": lambda x: x.exp(),
+    "sqrt": lambda x: (x.abs() + 1.0).sqrt(),
+    "cumprod": lambda x: x.cumprod(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAVES_OUTPUT))
+def test_ops_saving_their_output_free_the_graph(name):
+    x = lucid.tensor(np.random.default_rng(0).standard_normal((4, 5)), requires_grad=True)
+    f = _SAVES_OUTPUT[name]
+    gc.collect()
+    before = lucid._C.live_tensor_count()
+    for _ in range(20):
+        f(x)
+    gc.collect()
+    assert lucid._C.live_tensor_count() == before
+    # and the saved output is still re-attached to its node for a graph-mode backward
+    (g,) = autograd.grad(f(x).sum(), [x], create_graph=True)
+    (gg,) = autograd.grad(g.sum(), [x])
+    assert gg is not None and gg.shape == x.shape
+
+
 def _complex_chain(lib):
     rng = np.random.default_rng(7)
     A = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))

@@ -266,3 +266,29 @@ def test_inplace_view_ops_on_leaf_and_resize(torch):
     assert tuple(lr.shape) == (2, 2)
     with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
         lucid.ones(2, requires_grad=True).resize_(3)
+
+
+GRAD_CASES = [dict(), dict(dim=1), dict(spacing=0.5), dict(spacing=[2.0, 0.25]), dict(edge_order=2),
+              dict(dim=0, edge_order=2, spacing=3.0), dict(dim=(1,), spacing=(np.array([0.0, 0.5, 1.5, 3.5, 4.0]),)),
+              dict(dim=1, edge_order=2, spacing=(np.array([0.0, 0.5, 1.5, 3.5, 4.0]),))]
+
+
+@pytest.mark.parametrize("kw", GRAD_CASES, ids=[str(i) for i in range(len(GRAD_CASES))])
+def test_gradient_vs_torch(torch, kw):
+    f = RNG.standard_normal((4, 5))
+    res = {}
+    for m in (torch, lucid):
+        k = dict(kw)
+        if "spacing" in k and isinstance(k["spacing"], tuple):
+            k["spacing"] = tuple(m.tensor(v, dtype=m.float64) for v in k["spacing"])
+        x = m.tensor(f, dtype=m.float64, requires_grad=True)
+        outs = m.gradient(x, **k)
+        g = m.autograd.grad(sum((o * o).sum() for o in outs), [x])[0]
+        res[m.__name__] = ([_np(o) for o in outs], _np(g))
+    (lo, lg), (to, tg) = res["lucid"], res["torch"]
+    assert len(lo) == len(to)
+    for a, b in zip(lo, to):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(lg, tg, rtol=1e-10, atol=1e-12)
+    with pytest.raises(RuntimeError, match="edge_order"):
+        lucid.gradient(lucid.ones(2, 3), edge_order=2)

@@ -373,3 +373,31 @@ def test_fused_foreach_flags_as_torch():
         o.zero_grad(set_to_none=True)
         assert p[0].grad is None
         p[0].grad = lucid.ones(2)
+
+
+@pytest.mark.parametrize("name,cfg", [("SGD", dict(lr=0.1, momentum=0.9)), ("Adam", dict(lr=0.01, amsgrad=True)),
+                                      ("NAdam", dict(lr=0.01)), ("ASGD", dict(lr=0.05, t0=2)),
+                                      ("Rprop", dict(lr=0.01)), ("Adagrad", dict(lr=0.1, lr_decay=0.1))])
+def test_load_a_torch_state_dict(torch, name, cfg):
+    """A state dict saved by torch.optim (tensors converted) loads into lucid.optim and both continue alike."""
+    lp, tp, rng = _pair(torch)
+    to = getattr(torch.optim, name)(tp, **cfg)
+    for _ in range(3):
+        for b in tp:
+            b.grad = torch.tensor(rng.standard_normal(tuple(b.shape)))
+        to.step()
+    tsd = to.state_dict()
+    sd = {"state": {k: {key: (lucid.tensor(v.numpy()) if isinstance(v, torch.Tensor) else v) for key, v in s.items()}
+                    for k, s in tsd["state"].items()},
+          "param_groups": copy.deepcopy(tsd["param_groups"])}
+    with lucid.no_grad():
+        for a, b in zip(lp, tp):
+            a.copy_(lucid.tensor(b.detach().numpy()))
+    lo = getattr(optim, name)(lp, **cfg)
+    lo.load_state_dict(sd)
+    for _ in range(2):
+        _set_grads(lp, tp, rng)
+        lo.step()
+        to.step()
+    for a, b in zip(lp, tp):
+        np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-12)

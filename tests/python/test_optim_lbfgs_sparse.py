@@ -155,3 +155,20 @@ def test_sparse_adam_absent_rows_untouched_and_errors():
     with pytest.raises(ValueError, match="step must be at least 1"):
         lucid._C._sparse_adam_step_([w], [lucid.ones(4, 2)], [lucid.zeros(4, 2)], [lucid.zeros(4, 2)], [0], lr=0.1,
                                     beta1=0.9, beta2=0.99, eps=1e-8, maximize=False)
+
+
+def test_lbfgs_complex_parameters_as_torch(torch):
+    """A complex parameter enters the flat vectors as its real view, as in PyTorch."""
+    rng = np.random.default_rng(3)
+    z0 = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    t0 = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    lz, tz = nn.Parameter(lucid.tensor(z0)), torch.nn.Parameter(torch.tensor(z0))
+    lt, tt = lucid.tensor(t0), torch.tensor(t0)
+    cfg = dict(line_search_fn="strong_wolfe", max_iter=5)
+    lo, to = optim.LBFGS([lz], **cfg), torch.optim.LBFGS([tz], **cfg)
+    lf = lambda: ((lz - lt).abs() ** 2).sum() + (lz.real ** 4).sum()  # noqa: E731
+    tf = lambda: ((tz - tt).abs() ** 2).sum() + (tz.real ** 4).sum()  # noqa: E731
+    for _ in range(3):
+        lo.step(_closure(lo, lf))
+        to.step(_closure(to, tf))
+        np.testing.assert_allclose(lz.numpy(), tz.detach().numpy(), rtol=1e-9, atol=1e-12)
