@@ -454,8 +454,79 @@ void softmax_backward(const TensorImpl& dx, const TensorImpl& g, const TensorImp
   });
 }
 
+template <typename T>
+void layer_norm_bwd(const TensorImpl* dx, const TensorImpl* dw, const TensorImpl* db, const TensorImpl& g,
+                    const TensorImpl& x, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl* w) {
+  const int64_t R = x.shape()[0], D = x.shape()[1];
+  const T* G = g.data<T>();
+  const T* X = x.data<T>();
+  const T* M = mean.data<T>();
+  const T* RS = rstd.data<T>();
+  const T* W = w ? w->data<T>() : nullptr;
+  T* DX = dx ? dx->data<T>() : nullptr;
+  const bool want_w = dw || db;
+  // Row chunks with their own partial sums for dw/db, added up at the end (no write races).
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(R, want_w ? get_num_threads() : R));
+  std::vector<T> part(want_w ? size_t(chunks * 2 * D) : 0, T(0));
+  parallel_for(0, chunks, 1, [&](int64_t clo, int64_t chi) {
+    std::vector<T> xh(static_cast<size_t>(D)), gh(static_cast<size_t>(D));
+    for (int64_t c = clo; c < chi; ++c) {
+      const int64_t r0 = R * c / chunks, r1 = R * (c + 1) / chunks;
+      T* pw = want_w ? part.data() + c * 2 * D : nullptr;
+      T* pb = want_w ? pw + D : nullptr;
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* gr = G + r * D;
+        const T* xr = X + r * D;
+        const T m = M[r], rs = RS[r];
+        T sa = 0, sb = 0;
+#pragma omp simd reduction(+ : sa, sb)
+        for (int64_t j = 0; j < D; ++j) {
+          const T xhat = (xr[j] - m) * rs;
+          const T h = W ? gr[j] * W[j] : gr[j];
+          xh[size_t(j)] = xhat;
+          gh[size_t(j)] = h;
+          sa += h;
+          sb += h * xhat;
+        }
+        if (DX) {
+          const T a = sa / T(D), b = sb / T(D);
+          T* o = DX + r * D;
+#pragma omp simd
+          for (int64_t j = 0; j < D; ++j) o[j] = rs * (gh[size_t(j)] - a - xh[size_t(j)] * b);
+        }
+        if (want_w) {
+#pragma omp simd
+          for (int64_t j = 0; j < D; ++j) {
+            pw[j] += gr[j] * xh[size_t(j)];
+            pb[j] += gr[j];
+          }
+        }
+      }
+    }
+  });
+  if (!want_w) return;
+  T* DW = dw ? dw->data<T>() : nullptr;
+  T* DB = db ? db->data<T>() : nullptr;
+  for (int64_t j = 0; j < D; ++j) {
+    T sw = 0, sb = 0;
+    for (int64_t c = 0; c < chunks; ++c) {
+      sw += part[size_t(c * 2 * D + j)];
+      sb += part[size_t(c * 2 * D + D + j)];
+    }
+    if (DW) DW[j] = sw;
+    if (DB) DB[j] = sb;
+  }
+}
+
+void layer_norm_backward(const TensorImpl* dx, const TensorImpl* dw, const TensorImpl* db, const TensorImpl& g,
+                         const TensorImpl& x, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl* w) {
+  dispatch_float(x.dtype(), "layer_norm_backward",
+                 [&]<typename T>() { layer_norm_bwd<T>(dx, dw, db, g, x, mean, rstd, w); });
+}
+
 }  // namespace
 
+LUCID_REGISTER_KERNEL(layer_norm_backward_kernel, CPU, &layer_norm_backward)
 LUCID_REGISTER_KERNEL(softmax_backward_kernel, CPU, &softmax_backward)
 LUCID_REGISTER_KERNEL(attention_forward_kernel, CPU, &attention_forward)
 LUCID_REGISTER_KERNEL(attention_backward_kernel, CPU, &attention_backward)

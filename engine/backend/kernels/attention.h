@@ -47,4 +47,12 @@ LUCID_DECLARE_KERNEL(attention_dropout_mask_kernel, void (*)(const TensorImpl& k
 LUCID_DECLARE_KERNEL(softmax_backward_kernel, void (*)(const TensorImpl& dx, const TensorImpl& g, const TensorImpl& y,
                                                        int64_t rows, int64_t D, bool log))
 
+// The backward of layer norm over the rows of contiguous (R, D) g, x and dx, given the forward's mean and
+// rstd (R): dx = rstd * (gh - mean(gh) - xhat * mean(gh * xhat)) with gh = g * w and xhat = (x - mean) *
+// rstd; dw = sum over rows of g * xhat; db = sum of g. Null outputs are skipped; w null means ones.
+// Used by the transformer layers' norms through nn_norm.cpp's vjp when no graph is recorded.
+LUCID_DECLARE_KERNEL(layer_norm_backward_kernel,
+                     void (*)(const TensorImpl* dx, const TensorImpl* dw, const TensorImpl* db, const TensorImpl& g,
+                              const TensorImpl& x, const TensorImpl& mean, const TensorImpl& rstd, const TensorImpl* w))
+
 }  // namespace lucid

@@ -18,4 +18,9 @@ LUCID_DECLARE_KERNEL(embedding_bag_kernel,
                               const TensorImpl& indices, const int64_t* bounds, int64_t num_bags,
                               const TensorImpl* per_sample_weights, EmbeddingBagMode mode, int64_t padding_idx))
 
+// RMS norm over rows of a contiguous (R, D) x: rstd (R) = 1 / sqrt(mean(x^2) + eps) out,
+// y = x * rstd * w (w of D elements, contiguous, or null); float32/float64.
+LUCID_DECLARE_KERNEL(rms_norm_kernel, void (*)(const TensorImpl& y, const TensorImpl& rstd, const TensorImpl& x,
+                                               const TensorImpl* w, double eps))
+
 }  // namespace lucid
