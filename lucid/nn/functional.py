@@ -266,20 +266,15 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight; eps defaults to finfo(dtype).eps."""
+    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight (one fused engine op); eps defaults to
+    finfo(dtype).eps."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
-    k = len(normalized_shape)
-    if tuple(input.shape[input.dim() - k:]) != tuple(normalized_shape):
-        raise lucid.ShapeMismatch(f"[rms_norm] given normalized_shape={list(normalized_shape)}, expected input with "
-                                  f"shape [*, ...] ending in it, but got input of size {tuple(input.shape)}")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"[rms_norm] is not implemented for {input.dtype} inputs (floating point only)")
     if eps is None:
         eps = lucid.finfo(input.dtype).eps
-    dims = tuple(range(input.dim() - k, input.dim()))
-    y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    return y * weight if weight is not None else y
+    return _C.rms_norm(input, list(normalized_shape), weight, float(eps))
 
 
 # ---- activations (engine ops of the activation family: one fused kernel each, exact second derivatives)
