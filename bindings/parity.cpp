@@ -16,6 +16,9 @@ void init_parity(nb::module_& m) {
   }, nb::arg("weight"), nb::arg("indices"), nb::arg("offsets"), nb::arg("mode"),
      nb::arg("per_sample_weights").none() = nb::none(), nb::arg("include_last_offset") = false,
      nb::arg("padding_idx") = -1, nb::arg("scale_grad_by_freq") = false);
+  m.def("rms_norm", [](const Tensor& x, std::vector<int64_t> normalized_shape, std::optional<Tensor> weight,
+                       double eps) { return rms_norm(x, normalized_shape, weight, eps); },
+        nb::arg("input"), nb::arg("normalized_shape"), nb::arg("weight").none() = nb::none(), nb::arg("eps"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Layer norm and batch norm: fused forward kernels (statistics, normalisation and affine in one
 // pass per row or channel); vjps in lucid ops.
 #include "autograd/grad_mode.h"
+#include "backend/kernels/attention.h"
 #include "backend/kernels/elementwise.h"
 #include "backend/kernels/nn.h"
 #include "ops/binary.h"
@@ -77,6 +78,24 @@ Tensor layer_norm(const Tensor& x_in, const Shape& normalized_shape, const std::
          [dims, batch_dims, eps, has_w, has_b](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor& x = s[0];
            Tensor m = s[2], r = s[3];
+           if (!autograd::grad_enabled() && x->device().type == DeviceType::CPU && x->numel() &&
+               (x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64) && g[0]->dtype() == x->dtype()) {
+             // one fused pass (backend/kernels/attention.h) when no graph is recorded
+             Shape ns;
+             int64_t D = 1;
+             for (int64_t d : dims) D *= ns.emplace_back(x->shape()[size_t(d)]);
+             const int64_t R = x->numel() / D;
+             Tensor gc = reshape(contiguous(g[0]), {R, D}), x2 = reshape(x, {R, D});
+             std::vector<Tensor> out(3);
+             if (n.needs_input_grad(0)) out[0] = TensorImpl::empty({R, D}, x->dtype(), x->device());
+             if (has_w && n.needs_input_grad(1)) out[1] = TensorImpl::empty(ns, x->dtype(), x->device());
+             if (has_b && n.needs_input_grad(2)) out[2] = TensorImpl::empty(ns, x->dtype(), x->device());
+             Tensor wc = has_w ? contiguous(s[1]) : Tensor();
+             layer_norm_backward_kernel(x->device())(out[0].get(), out[1].get(), out[2].get(), *gc, *x2, *m, *r,
+                                                     has_w ? wc.get() : nullptr);
+             if (out[0]) out[0] = reshape(out[0], x->shape());
+             return out;
+           }
            if (autograd::grad_enabled()) {  // create_graph: statistics as functions of x
              m = mean(x, dims, true);
              r = rsqrt_plus(var(x, dims, 0.0, true), eps);

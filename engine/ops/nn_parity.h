@@ -17,4 +17,9 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
                      const std::optional<Tensor>& per_sample_weights, bool include_last_offset, int64_t padding_idx,
                      bool scale_grad_by_freq);
 
+// torch.nn.functional.rms_norm: x / sqrt(mean(x^2 over the trailing normalized_shape dims) + eps) * weight,
+// one fused pass per row (half dtypes computed in float32); the vjp in lucid ops (statistics recomputed
+// under create_graph, so double backward is exact).
+Tensor rms_norm(const Tensor& x, const Shape& normalized_shape, const std::optional<Tensor>& weight, double eps);
+
 }  // namespace lucid

@@ -47,6 +47,12 @@ def _warn_size(input, target):
 
 
 # Masks of elementwise conditions as float tensors without history (0/1), built from sign.
+def _float_input(name, input):
+    """torch's kernels of these losses take floating-point inputs only (an integer one is an error, not a cast)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise lucid.DtypeMismatch(f"[{name}] expected a floating-point input, got {input.dtype}")
+
+
 def _is(x, value):
     """1 where x == value, else 0."""
     with lucid.no_grad():
@@ -153,6 +159,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       stacklevel=2)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    _float_input("kl_div", input)
     if log_target:
         per = lucid.exp(target) * (target - input)
     else:
@@ -252,6 +259,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """x where y == 1, max(0, margin - x) where y == -1 (PyTorch's where(y != 1) / where(y != -1) sum)."""
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _float_input("hinge_embedding_loss", input)
     not_pos, not_neg = 1 - _is(target, 1.0), 1 - _is(target, -1.0)
     loss = not_pos * lucid.relu(margin - input) + not_neg * input
     return _reduce(loss, reduction)
@@ -276,6 +284,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     _class_targets("multi_margin_loss", input, target)
+    _float_input("multi_margin_loss", input)
     x = input if input.dim() == 2 else input.reshape(1, -1)
     t = target.reshape(-1)
     C = x.shape[1]
@@ -309,6 +318,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
                                   f"of size: {_size(input)}")
     if target.dtype != lucid.int64:
         raise lucid.DtypeMismatch(f"multilabel_margin_loss: expected target of dtype int64, got {target.dtype}")
+    _float_input("multilabel_margin_loss", input)
     x = input.reshape(1, -1) if input.dim() < 2 else input
     t = target.reshape(1, -1) if input.dim() < 2 else target
     C = x.shape[1]
@@ -350,6 +360,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """log(1 + exp(-y x))."""
     reduction = _legacy(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _float_input("soft_margin_loss", input)
+    if lucid.broadcast_shapes(_size(input), _size(target)) != _size(input):
+        raise lucid.ShapeMismatch(f"[soft_margin_loss] the target of shape {_size(target)} must broadcast to the "
+                                  f"input's shape {_size(input)}")
     from lucid.nn.functional import logsigmoid
     return _reduce(-logsigmoid(target * input), reduction)
 

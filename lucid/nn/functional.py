@@ -127,8 +127,26 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 
 # ---- losses
 
+class _TargetSizeMismatch(lucid.ShapeMismatch, ValueError):
+    """A class-index target whose batch size does not match the input's: lucid's ShapeMismatch, and the
+    ValueError torch raises."""
+
+
+def _check_batch(input, target):
+    """torch's ValueErrors for class-index targets whose batch size does not match the input's."""
+    if target.dtype.is_floating_point:
+        return
+    if input.dim() == 1:
+        if target.dim() == 1 and target.shape[0] != 1:
+            raise _TargetSizeMismatch(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    elif target.dim() >= 1 and input.shape[0] != target.shape[0]:
+        raise _TargetSizeMismatch(f"[nll_loss] Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+
+
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """Negative log-likelihood of class indices: input (N, C) / (N, C, d1, ...) / (C,) log-probabilities."""
+    _check_batch(input, target)
     return _C.nll_loss(input, target, weight, _reduction(size_average, reduce, reduction), ignore_index)
 
 
@@ -141,6 +159,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise ValueError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0, got {label_smoothing}")
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"cross_entropy: {reduction} is not a valid value for reduction")
+    _check_batch(input, target)
     cdim = 0 if input.dim() == 1 else 1
     logp = _C.log_softmax(input, cdim, None)
     C = input.shape[cdim]
@@ -183,6 +202,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
+    if not input.dtype.is_floating_point:
+        raise lucid.DtypeMismatch(f"[dropout] expected a floating-point input, got {input.dtype}")
     if p == 1.0:
         return input.mul_(0) if inplace else input * 0
     mask = lucid.bernoulli(lucid.full_like(input, 1 - p)) * (1.0 / (1 - p))
@@ -210,7 +231,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise lucid.ShapeMismatch(f"[group_norm] expected an input of shape (N, C, *), got {tuple(input.shape)}")
     N, C = input.shape[0], input.shape[1]
     if num_groups <= 0 or C % num_groups != 0:
-        raise ValueError(f"group_norm: expected the number of channels {C} to be divisible by num_groups "
+        raise lucid.ShapeMismatch(f"group_norm: expected the number of channels {C} to be divisible by num_groups "
                          f"{num_groups}")
     x = input.reshape(N, num_groups, -1)
     y = _C.layer_norm(x, [x.shape[-1]], None, None, eps).reshape(input.shape)
@@ -245,18 +266,15 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight; eps defaults to finfo(dtype).eps."""
+    """x / sqrt(mean(x^2) + eps) over the trailing dims, times weight (one fused engine op); eps defaults to
+    finfo(dtype).eps."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
-    k = len(normalized_shape)
-    if tuple(input.shape[input.dim() - k:]) != tuple(normalized_shape):
-        raise lucid.ShapeMismatch(f"[rms_norm] given normalized_shape={list(normalized_shape)}, expected input with "
-                                  f"shape [*, ...] ending in it, but got input of size {tuple(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"[rms_norm] is not implemented for {input.dtype} inputs (floating point only)")
     if eps is None:
         eps = lucid.finfo(input.dtype).eps
-    dims = tuple(range(input.dim() - k, input.dim()))
-    y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    return y * weight if weight is not None else y
+    return _C.rms_norm(input, list(normalized_shape), weight, float(eps))
 
 
 # ---- activations (engine ops of the activation family: one fused kernel each, exact second derivatives)

@@ -276,3 +276,51 @@ def test_sdpa_and_softmax_backward_every_isa(torch, each_isa, dtype, tol):
                 getattr(torch.nn.functional, fn)(tx, dim).backward(torch.tensor(g))
                 close(lx.grad, tx.grad, tol * 10)
         run_both(torch, (2, 2, 37, 8), (2, 2, 45, 8), (2, 2, 45, 8), dtype=dtype, tol=tol * 10, is_causal=True)
+
+
+@pytest.mark.parametrize("dtype,tol", [("float32", 2e-5), ("float64", 1e-11)])
+@pytest.mark.parametrize("affine", [False, True])
+def test_fused_layer_norm_backward(torch, dtype, tol, affine):
+    # nn_norm.cpp's vjp runs backend/kernels/attention.h's layer_norm_backward_kernel when no graph is recorded.
+    x, g = arr(4, 7, 6, 5).astype(dtype), arr(4, 7, 6, 5).astype(dtype)
+    w, b = arr(6, 5).astype(dtype), arr(6, 5).astype(dtype)
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    lw, tw = (lucid.tensor(w, requires_grad=True), torch.tensor(w, requires_grad=True)) if affine else (None, None)
+    lb, tb = (lucid.tensor(b, requires_grad=True), torch.tensor(b, requires_grad=True)) if affine else (None, None)
+    F.layer_norm(lx, (6, 5), lw, lb).backward(lucid.tensor(g))
+    torch.nn.functional.layer_norm(tx, (6, 5), tw, tb).backward(torch.tensor(g))
+    close(lx.grad, tx.grad, tol)
+    if affine:
+        close(lw.grad, tw.grad, tol * 10)
+        close(lb.grad, tb.grad, tol * 10)
+
+
+@pytest.mark.parametrize("layout", ["heads_view", "inner_strided", "expanded_rows", "expanded_batch"])
+def test_sdpa_strided_inputs(torch, layout):
+    # Views are read in place (row offsets per head) or copied when their rows are not usable; the
+    # gradients come back in the input's layout and match torch's.
+    B, T, H, D = 2, 7, 3, 4
+    base = {n: arr(B, T, H, 2 * D) for n in "qkv"}
+    g = arr(B, H, T, D)
+
+    def views(mod, n):
+        t = mod.tensor(base[n], requires_grad=True)
+        if layout == "heads_view":
+            x = t[..., :D].transpose(1, 2)
+        elif layout == "inner_strided":
+            x = t[..., ::2].transpose(1, 2)
+        elif layout == "expanded_rows":
+            x = t[:, :1, :, :D].transpose(1, 2).expand(B, H, T, D)
+        else:
+            x = t[:1, :, :, :D].transpose(1, 2).expand(B, H, T, D)
+        return t, x
+
+    ls = [views(lucid, n) for n in "qkv"]
+    ts = [views(torch, n) for n in "qkv"]
+    y = F.scaled_dot_product_attention(*(x for _, x in ls), is_causal=True)
+    ty = torch.nn.functional.scaled_dot_product_attention(*(x for _, x in ts), is_causal=True)
+    close(y, ty, 1e-10)
+    y.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    for (a, _), (b, _) in zip(ls, ts):
+        close(a.grad, b.grad, 1e-10)

@@ -282,3 +282,84 @@ def test_embedding_bag_fused_errors():
         lucid._C.embedding_bag(lucid.tensor([[1, 2]]), lucid.tensor([1]), lucid.tensor([0]), 0)
     with pytest.raises(ValueError, match="1D or 2D"):
         F.embedding_bag(lucid.tensor([[[1]]]), w)
+
+
+# ---- error types as torch's
+
+def test_error_types_as_torch(torch):
+    def both(f):
+        errs = []
+        for lib in (torch, lucid):
+            try:
+                f(lib)
+                errs.append(None)
+            except Exception as e:  # noqa: BLE001
+                errs.append(e)
+        te, le = errs
+        assert te is not None and le is not None, (te, le)
+        assert isinstance(le, type(te)), (type(te), type(le), str(le))
+        return le
+
+    e = both(lambda m: m.nn.functional.nll_loss(m.zeros(2, 3), m.tensor([0, 1, 2])))
+    assert isinstance(e, lucid.ShapeMismatch) and "batch_size (2)" in str(e)
+    both(lambda m: m.nn.functional.cross_entropy(m.zeros(1, 4, 10), m.tensor([1, 2, 3, 4])))
+    both(lambda m: m.nn.functional.cross_entropy(m.zeros(5), m.tensor([1, 2, 3, 4])))
+    both(lambda m: m.nn.functional.group_norm(m.zeros(2, 6, 3), 4))
+    both(lambda m: m.nn.functional.rms_norm(m.ones(2, 3, dtype=m.int64), (3,)))
+    both(lambda m: m.nn.functional.kl_div(m.ones(2, 3, dtype=m.int64), m.ones(2, 3, dtype=m.int64),
+                                          reduction="sum"))
+    both(lambda m: m.nn.functional.soft_margin_loss(m.zeros(5), m.ones(4, 5)))
+    both(lambda m: m.nn.functional.soft_margin_loss(m.ones(4, 5, dtype=m.int64), m.ones(4, 5, dtype=m.int64)))
+    both(lambda m: m.nn.functional.hinge_embedding_loss(m.ones(4, 5, dtype=m.int64), m.ones(4, 5)))
+    both(lambda m: m.nn.functional.dropout(m.ones(4, 5, dtype=m.int64), 0.5, True))
+    # still fine: broadcastable targets, float inputs
+    close(F.soft_margin_loss(lucid.zeros(4, 5), lucid.ones(5)), np.float32(np.log(2.0)))
+
+
+# ---- rms_norm: one engine op (fused row kernel, vjp in lucid ops)
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,ns,with_w,eps", [((3, 7), (7,), True, None), ((2, 3, 4, 5), (4, 5), True, 1e-3),
+                                                 ((2, 5, 6), (6,), False, None), ((6,), (6,), True, 0.5)])
+def test_rms_norm_fused_matches_torch(torch, dtype, shape, ns, with_w, eps):
+    x = RNG.standard_normal(shape).astype(dtype)
+    w = RNG.standard_normal(ns).astype(dtype) if with_w else None
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    lw = None if w is None else lucid.tensor(w, requires_grad=True)
+    tw = None if w is None else torch.tensor(w, requires_grad=True)
+    y, ty = F.rms_norm(lx, ns, lw, eps), torch.nn.functional.rms_norm(tx, ns, tw, eps)
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    close(y, ty, tol)
+    assert y.grad_fn.name() == "RmsNormBackward0"
+    g = RNG.standard_normal(shape).astype(dtype)
+    y.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    close(lx.grad, tx.grad, tol)
+    if w is not None:
+        close(lw.grad, tw.grad, tol)
+    m, tm = nn.RMSNorm(ns, eps=eps, elementwise_affine=with_w), torch.nn.RMSNorm(ns, eps=eps, elementwise_affine=with_w)
+    close(m(lucid.tensor(x, dtype=lucid.float32)), tm(torch.tensor(x, dtype=torch.float32)), 1e-5)
+
+
+def test_rms_norm_fused_double_backward_and_half(torch):
+    from lucid.autograd import gradcheck, gradgradcheck
+    x = lucid.tensor(RNG.standard_normal((3, 4)), requires_grad=True)
+    w = lucid.tensor(RNG.standard_normal(4), requires_grad=True)
+    assert gradcheck(lambda a, b: F.rms_norm(a, (4,), b, 1e-3), (x, w))
+    assert gradgradcheck(lambda a, b: F.rms_norm(a, (4,), b, 1e-3), (x, w))
+    assert gradgradcheck(lambda a: F.rms_norm(a, (4,)), (x,))
+    xs = RNG.standard_normal((2, 8))
+    for ld, td in ((lucid.float16, torch.float16), (lucid.bfloat16, torch.bfloat16)):
+        y = F.rms_norm(lucid.tensor(xs, dtype=ld), (8,))
+        assert y.dtype == ld
+        close(y.float(), torch.nn.functional.rms_norm(torch.tensor(xs, dtype=td), (8,)).float(), 2e-2)
+
+
+def test_rms_norm_fused_errors():
+    with pytest.raises(lucid.ShapeMismatch, match="normalized_shape"):
+        F.rms_norm(lucid.randn(2, 3), (4,))
+    with pytest.raises(lucid.ShapeMismatch, match="weight"):
+        F.rms_norm(lucid.randn(2, 3), (3,), lucid.randn(4))
+    with pytest.raises(NotImplementedError, match="rms_norm"):
+        F.rms_norm(lucid.ones(2, 3, dtype=lucid.int64), (3,))
+    assert F.rms_norm(lucid.randn(0, 3), (3,)).shape == (0, 3)

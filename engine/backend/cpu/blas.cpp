@@ -17,17 +17,18 @@ namespace {
 
 template <typename T>
 void gemm_blas(int64_t M, int64_t N, int64_t K, CBLAS_TRANSPOSE ta, const T* a, int64_t lda, CBLAS_TRANSPOSE tb,
-               const T* b, int64_t ldb, T* c) {
+               const T* b, int64_t ldb, T* c, int64_t ldc = 0) {
+  if (ldc == 0) ldc = N;
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), 1.0f, a, int(lda), b, int(ldb), 0.0f, c, int(N));
+    cblas_sgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), 1.0f, a, int(lda), b, int(ldb), 0.0f, c, int(ldc));
   } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), 1.0, a, int(lda), b, int(ldb), 0.0, c, int(N));
+    cblas_dgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), 1.0, a, int(lda), b, int(ldb), 0.0, c, int(ldc));
   } else if constexpr (std::is_same_v<T, c64>) {
     const c64 one(1.f, 0.f), zero(0.f, 0.f);
-    cblas_cgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), &one, a, int(lda), b, int(ldb), &zero, c, int(N));
+    cblas_cgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), &one, a, int(lda), b, int(ldb), &zero, c, int(ldc));
   } else {
     const c128 one(1., 0.), zero(0., 0.);
-    cblas_zgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), &one, a, int(lda), b, int(ldb), &zero, c, int(N));
+    cblas_zgemm(CblasRowMajor, ta, tb, int(M), int(N), int(K), &one, a, int(lda), b, int(ldb), &zero, c, int(ldc));
   }
 }
 
@@ -152,11 +153,37 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
       const char* Bm = static_cast<const char*>(b->data_ptr());
       char* O = static_cast<char*>(out.data_ptr());
       const bool vec = M == 1 || N == 1;
+      // Small products on several threads: one single-threaded GEMM per block of rows or columns
+      // (OpenBLAS runs single-threaded inside our parallel region) instead of OpenBLAS's own threading,
+      // whose per-call start and panel synchronisation cost more than they save below ~2^27
+      // multiply-adds, and stall whenever one of its threads is descheduled. Below 2^21 one thread.
+      const double mnk = double(M) * double(N) * double(K);
+      const bool split = get_num_threads() > 1 && !in_parallel_region() && std::max(M, N) >= 64 &&
+                         mnk >= double(int64_t(1) << 21) && mnk <= double(int64_t(1) << 27);
       for (int64_t i = 0; i < B; ++i) {
         const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
         const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
         T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
         if (vec) gemv_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else if (split) {  // see `split` above; each block packs the other operand again: split the larger side
+          const int64_t nt = get_num_threads();
+          const bool by_rows = M >= N;
+          const int64_t L = by_rows ? M : N;
+          const int64_t step = ((L + nt - 1) / nt + 15) / 16 * 16;
+          parallel_for(0, nt, 1, [&](int64_t lo, int64_t hi) {
+            for (int64_t t = lo; t < hi; ++t) {
+              const int64_t p0 = t * step, p1 = std::min(L, p0 + step);
+              if (p0 >= p1) continue;
+              if (by_rows) {
+                const T* am = ga.trans ? ai + p0 : ai + p0 * lda;
+                gemm_blas<T>(p1 - p0, N, K, ta, am, lda, tb, bi, ldb, oi + p0 * N, N);
+              } else {
+                const T* bn = gb.trans ? bi + p0 * ldb : bi + p0;
+                gemm_blas<T>(M, p1 - p0, K, ta, ai, lda, tb, bn, ldb, oi + p0, N);
+              }
+            }
+          });
+        }
         else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
       }
     }
