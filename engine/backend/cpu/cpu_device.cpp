@@ -5,7 +5,7 @@
 // of asking glibc for fresh ones (glibc mmaps large blocks and unmaps them on free, so every fresh
 // buffer faulted all its pages in again). Blocks of >= 2 MiB are 2 MiB-aligned and marked
 // MADV_HUGEPAGE (as PyTorch's CPU allocator does), so their first touch costs 1 fault, not 512.
-// The cache holds at most 2 GiB (env LUCID_CPU_CACHE_MB), and empty_cache() returns it.
+// The cache holds at most 1 GiB (env LUCID_CPU_CACHE_MB), and empty_cache() returns it.
 // Stats: `allocated` is the bytes of live storages (as requested); `reserved` is what was obtained
 // from the system (live blocks at their class size, plus the cached ones).
 #include <sys/mman.h>
@@ -32,7 +32,7 @@ size_t cache_cap() {
   static const size_t cap = [] {
     const char* e = std::getenv("LUCID_CPU_CACHE_MB");
     if (e && *e) return size_t(std::strtoull(e, nullptr, 10)) << 20;
-    return size_t(2) << 30;
+    return size_t(1) << 30;
   }();
   return cap;
 }
