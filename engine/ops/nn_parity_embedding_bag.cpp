@@ -32,6 +32,26 @@ Tensor flat_i64(const Tensor& t) {
   return f->dtype() == Dtype::I64 ? f : cast(f, Dtype::I64);
 }
 
+// The weight gradient of sum/mean bags without per-sample weights, in one kernel: gw[rows[k]] += g[bags[k]] *
+// scale[k]. Linear in g; its own vjp (for double backward) gathers the incoming gradient back into the bags.
+Tensor weight_grad(const Tensor& g_in, const Tensor& rows, const Tensor& bags, const std::optional<Tensor>& scale,
+                   int64_t V) {
+  Tensor g = contiguous(g_in);
+  const int64_t D = g->shape()[1];
+  Tensor gw = empty({V, D}, g->dtype(), g->device());
+  std::optional<Tensor> sc;
+  if (scale) sc = contiguous(reshape(*scale, {-1}));
+  if (V * D > 0) embedding_bag_backward_kernel(g->device())(*gw, *g, *rows, *bags, sc ? sc->get() : nullptr);
+  const int64_t B = g->shape()[0];
+  record("EmbeddingBagBackwardBackward0", {&g}, {&gw}, {SavedTensor(rows, false), SavedTensor(bags, false)},
+         [B, D, scale](Node&, std::vector<Tensor>& gg, std::vector<Tensor>& s) {
+           Tensor src = index_select(gg[0], 0, s[0]);
+           if (scale) src = mul(src, *scale);
+           return std::vector<Tensor>{index_add(zeros({B, D}, src->dtype(), src->device()), 0, s[1], src)};
+         });
+  return gw;
+}
+
 }  // namespace
 
 Tensor embedding_bag(const Tensor& weight_in, const Tensor& indices, const Tensor& offsets, int64_t mode_i,
@@ -159,8 +179,12 @@ Tensor embedding_bag(const Tensor& weight_in, const Tensor& indices, const Tenso
       if (psw) saved.push_back(SavedTensor(weight, false)), saved.push_back(SavedTensor(*psw, false));
       const bool has_psw = bool(psw);
       auto vjp = [V, D, M, scale, has_psw, wg, pg](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-        Tensor gsel = index_select(g[0], 0, s[1]);  // (K, D): each kept entry's bag gradient
         std::vector<Tensor> grads{Tensor{}, Tensor{}};
+        if (wg && !has_psw) {  // the fused scatter (no per-sample weights to differentiate through)
+          grads[0] = weight_grad(g[0], s[0], s[1], scale, V);
+          return grads;
+        }
+        Tensor gsel = index_select(g[0], 0, s[1]);  // (K, D): each kept entry's bag gradient
         if (wg) {
           Tensor src = scale ? mul(gsel, *scale) : gsel;
           if (has_psw) src = mul(src, unsqueeze(index_select(s[4], 0, s[2]), 1));

@@ -411,6 +411,29 @@ def test_numpy_import_does_not_count_as_lucid_memory():
     del t
 
 
+def test_large_block_cache_reuses_and_releases():
+    gc.collect()
+    cpu = lucid.device("cpu")
+    base = lucid.memory_allocated("cpu")
+    t = lucid.ones(1 << 20)                      # 4 MiB: a cached size class
+    p = t.data_ptr()
+    assert lucid.memory_allocated("cpu") == base + (4 << 20)
+    assert lucid.memory_reserved("cpu") >= lucid.memory_allocated("cpu")
+    del t
+    assert lucid.memory_allocated("cpu") == base  # live bytes only, the cached block not counted
+    sys_allocs = lucid.memory_stats("cpu")["num_device_alloc"]
+    u = lucid.full((1 << 20,), 2.0)              # the same class: the cached block comes back
+    assert u.data_ptr() == p
+    assert lucid.memory_stats("cpu")["num_device_alloc"] == sys_allocs
+    assert float(u.sum()) == 2.0 * (1 << 20)     # a reused block holds the new values
+    del u
+    reserved = lucid.memory_reserved("cpu")
+    lucid._C._empty_cache(cpu)                   # gives every cached block back to the system
+    assert lucid.memory_reserved("cpu") <= reserved - (4 << 20)
+    assert lucid.memory_allocated("cpu") == base
+    assert lucid.memory_reserved("cpu") >= lucid.memory_allocated("cpu")
+
+
 # ---------------------------------------------------------------------------------------------
 # pickling (tensors travel as bytes + shape + dtype)
 

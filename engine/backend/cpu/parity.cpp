@@ -69,6 +69,35 @@ void embedding_bag(const TensorImpl& out, const TensorImpl* argmax, const Tensor
   });
 }
 
+void embedding_bag_backward(const TensorImpl& gw, const TensorImpl& g, const TensorImpl& rows, const TensorImpl& bags,
+                            const TensorImpl* scale) {
+  const int64_t V = gw.shape()[0], D = gw.shape()[1], K = rows.numel();
+  const int64_t* R = rows.data<int64_t>();
+  const int64_t* Bg = bags.data<int64_t>();
+  dispatch_float(gw.dtype(), "embedding_bag_backward", [&]<typename T>() {
+    T* GW = gw.data<T>();
+    const T* G = g.data<T>();
+    const T* S = scale ? scale->data<T>() : nullptr;
+    std::fill(GW, GW + V * D, T(0));
+    // threads own column ranges, so no two write the same element; entries run in order (deterministic sums)
+    const int64_t cols = std::max<int64_t>(1, std::min<int64_t>(D, 16));
+    const int64_t chunks = (D + cols - 1) / cols;
+    parallel_for(0, chunks, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, K * cols)), [&](int64_t lo, int64_t hi) {
+      const int64_t d0 = lo * cols, d1 = std::min(D, hi * cols);
+      for (int64_t k = 0; k < K; ++k) {
+        T* dst = GW + R[k] * D;
+        const T* src = G + Bg[k] * D;
+        if (S) {
+          const T s = S[k];
+          for (int64_t d = d0; d < d1; ++d) dst[d] += src[d] * s;
+        } else {
+          for (int64_t d = d0; d < d1; ++d) dst[d] += src[d];
+        }
+      }
+    });
+  });
+}
+
 void rms_norm(const TensorImpl& y, const TensorImpl& rstd, const TensorImpl& x, const TensorImpl* w, double eps) {
   const int64_t R = x.shape()[0], D = x.shape()[1];
   dispatch_float(x.dtype(), "rms_norm", [&]<typename T>() {
@@ -95,5 +124,6 @@ void rms_norm(const TensorImpl& y, const TensorImpl& rstd, const TensorImpl& x, 
 
 LUCID_REGISTER_KERNEL(embedding_bag_kernel, CPU, &embedding_bag)
 LUCID_REGISTER_KERNEL(rms_norm_kernel, CPU, &rms_norm)
+LUCID_REGISTER_KERNEL(embedding_bag_backward_kernel, CPU, &embedding_bag_backward)
 
 }  // namespace lucid::cpu

@@ -4,4 +4,5 @@
 namespace lucid {
 LUCID_DEFINE_KERNEL(embedding_bag_kernel)
 LUCID_DEFINE_KERNEL(rms_norm_kernel)
+LUCID_DEFINE_KERNEL(embedding_bag_backward_kernel)
 }  // namespace lucid

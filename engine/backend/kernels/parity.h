@@ -18,6 +18,13 @@ LUCID_DECLARE_KERNEL(embedding_bag_kernel,
                               const TensorImpl& indices, const int64_t* bounds, int64_t num_bags,
                               const TensorImpl* per_sample_weights, EmbeddingBagMode mode, int64_t padding_idx))
 
+// embedding_bag's weight gradient (sum/mean): gw (V, D) contiguous, zeroed here, gets gw[rows[k]] +=
+// g[bags[k]] * scale[k] for each of the K kept entries; g (B, D) contiguous; rows/bags (K) int64; scale (K)
+// of g's dtype or null (all ones).
+LUCID_DECLARE_KERNEL(embedding_bag_backward_kernel,
+                     void (*)(const TensorImpl& gw, const TensorImpl& g, const TensorImpl& rows, const TensorImpl& bags,
+                              const TensorImpl* scale))
+
 // RMS norm over rows of a contiguous (R, D) x: rstd (R) = 1 / sqrt(mean(x^2) + eps) out,
 // y = x * rstd * w (w of D elements, contiguous, or null); float32/float64.
 LUCID_DECLARE_KERNEL(rms_norm_kernel, void (*)(const TensorImpl& y, const TensorImpl& rstd, const TensorImpl& x,

@@ -482,7 +482,7 @@ class Module:
     def bfloat16(self):
         return self._float_cast(_C.bfloat16)
 
-    def to_empty(self, *, device=None, recurse=True):
+    def to_empty(self, *, device, recurse=True):
         from lucid._device import to_device
         dev = to_device(device) if device is not None else None
         return self._apply(lambda t: _C.empty(list(t.shape), t.dtype, dev or t.device), recurse=recurse)
