@@ -380,3 +380,47 @@ def test_rms_norm_fused_errors():
     with pytest.raises(NotImplementedError, match="rms_norm"):
         F.rms_norm(lucid.ones(2, 3, dtype=lucid.int64), (3,))
     assert F.rms_norm(lucid.randn(0, 3), (3,)).shape == (0, 3)
+
+
+# ---- integer inputs where torch takes them (exact integer compositions; no gradients through integers)
+
+@pytest.mark.parametrize("dt", ["int64", "int32", "int16", "uint8"])
+def test_integer_activations_and_max_pool2d(torch, dt):
+    x = RNG.integers(0 if dt == "uint8" else -9, 10, (2, 3, 5, 6)).astype(dt)
+    for name, args in [("hardtanh", ()), ("hardtanh", (-3.0, 4.0)), ("relu6", ()), ("threshold", (1, -5)),
+                       ("softsign", ()), ("tanhshrink", ())]:
+        if dt == "uint8" and name == "threshold":
+            args = (1, 5)
+        if dt == "uint8" and name == "hardtanh":
+            with pytest.raises(RuntimeError, match="unsigned"):  # torch's error too
+                F.hardtanh(lucid.tensor(x), -1.0, 1.0)
+            args = (0.0, 4.0)
+        y = getattr(F, name)(lucid.tensor(x), *args)
+        ty = getattr(torch.nn.functional, name)(torch.tensor(x), *args)
+        assert str(y.dtype).split(".")[-1] == str(ty.dtype).split(".")[-1], (name, y.dtype, ty.dtype)
+        close(y.numpy().astype(np.float64), ty.numpy().astype(np.float64), 1e-6)
+    for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
+               dict(kernel_size=2, dilation=2)):
+        y, i = F.max_pool2d(lucid.tensor(x), return_indices=True, **kw)
+        ty, ti = torch.nn.functional.max_pool2d(torch.tensor(x), return_indices=True, **kw)
+        np.testing.assert_array_equal(y.numpy(), ty.numpy())
+        np.testing.assert_array_equal(i.numpy(), ti.numpy())
+    inp = lucid.tensor(x)
+    F.relu6(inp, inplace=True)
+    np.testing.assert_array_equal(inp.numpy(), np.clip(x, 0, 6))
+
+
+def test_pointwise_losses_promote_integer_operands(torch):
+    x, y = np.array([[1, 2, 3], [4, 5, -6]]), RNG.standard_normal((2, 3)).astype(np.float32)
+    for name in ("mse_loss", "l1_loss", "smooth_l1_loss"):
+        for a, b in ((x, y), (y, x)):
+            for red in ("mean", "none"):
+                out = getattr(F, name)(lucid.tensor(a), lucid.tensor(b), reduction=red)
+                ref = getattr(torch.nn.functional, name)(torch.tensor(a), torch.tensor(b), reduction=red)
+                assert out.dtype == lucid.float32 and ref.dtype == torch.float32
+                close(out, ref, 1e-5)
+    lx = lucid.tensor(y, requires_grad=True)
+    tx = torch.tensor(y, requires_grad=True)
+    F.mse_loss(lx, lucid.tensor(x)).backward()
+    torch.nn.functional.mse_loss(tx, torch.tensor(x)).backward()
+    close(lx.grad, tx.grad, 1e-6)
