@@ -98,10 +98,32 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
   auto is_needed = [&](Node* n) { return inputs.empty() || needed.count(n) > 0; };
 
   std::unordered_map<Node*, std::vector<Tensor>> buffers;
+  // Several gradients into one slot (a weight used at T time steps, a tensor used twice) are summed
+  // in place into a buffer only the engine can see: the tensor and its storage have no other owner
+  // (no caller, hook, saved tensor or view), it is contiguous and matches the incoming gradient.
+  // Never under create_graph (the sum must be recorded).
+  auto exclusive = [](const Tensor& t, const Tensor& other) {
+    return t.use_count() == 1 && t->storage() && t->storage().use_count() == 1 && t->is_contiguous() &&
+           !requires_grad(t) && t->shape() == other->shape() && t->dtype() == other->dtype() &&
+           t->device() == other->device();
+  };
   auto add_to = [&](Node* n, uint32_t slot, const Tensor& g) {
     auto& v = buffers[n];
     if (v.size() < n->outputs.size()) v.resize(n->outputs.size());
-    v[slot] = v[slot] ? ops.add(v[slot], g) : g;
+    Tensor& cur = v[slot];
+    if (!cur) {
+      cur = g;
+    } else if (opt.create_graph || !ops.add_inplace) {
+      cur = ops.add(cur, g);
+    } else if (exclusive(cur, g)) {
+      ops.add_inplace(cur, g);
+    } else if (g.use_count() == 1 && exclusive(g, cur)) {  // only the caller's `outs` holds g: sum into it
+      Tensor owned = g;
+      ops.add_inplace(owned, cur);
+      cur = std::move(owned);
+    } else {
+      cur = ops.add(cur, g);
+    }
   };
   std::vector<Tensor> captured(inputs.size());
 

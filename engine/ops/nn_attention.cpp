@@ -39,11 +39,61 @@ int64_t prod(const Shape& s) {
   return n;
 }
 
-// `t` broadcast to `full` and flattened to (prod(batch), rows, cols); a view when nothing broadcasts.
-Tensor to3(const Tensor& t, const Shape& full) {
-  Tensor e = t->shape() == full ? t : expand(t, full, kOp);
-  const int64_t r = full[full.size() - 2], c = full.back();
-  return reshape(contiguous(e), {prod(Shape(full.begin(), full.end() - 2)), r, c});
+// `t` broadcast to `full`: itself when the shape already agrees and its rows are usable in place (unit
+// element stride, rows not overlapping), otherwise a contiguous copy.
+Tensor to_full(const Tensor& t, const Shape& full) {
+  if (t->shape() == full) {
+    const int64_t d = t->dim(), rows = full[size_t(d - 2)], cols = full.back();
+    const bool unit = cols <= 1 || t->strides()[size_t(d - 1)] == 1;
+    const bool rows_ok = rows <= 1 || t->strides()[size_t(d - 2)] >= cols;
+    if (unit && rows_ok) return t;
+    return contiguous(t);
+  }
+  return contiguous(expand(t, full, kOp));
+}
+
+// Row offsets per flattened batch index of a (batch..., rows, cols) tensor, and its row stride.
+AttnLayout layout_of(const Tensor& t) {
+  const int64_t nb = t->dim() - 2;
+  AttnLayout l;
+  const int64_t cols = t->shape().back();
+  l.sl = t->shape()[size_t(nb)] <= 1 ? std::max<int64_t>(cols, 1) : t->strides()[size_t(nb)];
+  int64_t n = 1;
+  for (int64_t d = 0; d < nb; ++d) n *= t->shape()[size_t(d)];
+  l.off.assign(size_t(n), 0);
+  std::vector<int64_t> idx(size_t(nb), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < nb; ++d) off += idx[size_t(d)] * t->strides()[size_t(d)];
+    l.off[size_t(i)] = off;
+    for (int64_t d = nb - 1; d >= 0; --d) {
+      if (++idx[size_t(d)] < t->shape()[size_t(d)]) break;
+      idx[size_t(d)] = 0;
+    }
+  }
+  return l;
+}
+
+// A fresh dense tensor of `shape` whose dims are laid out in the order of `ref`'s strides (largest
+// outermost, the last dim innermost): the output of heads read from a (B, T, H, D) projection is
+// written as (B, T, H, Dv), so merging the heads back is a view.
+Tensor empty_like_layout(const Shape& shape, const Tensor& ref, Dtype dt) {
+  const int64_t d = int64_t(shape.size());
+  std::vector<int64_t> order(static_cast<size_t>(d));
+  for (int64_t i = 0; i < d; ++i) order[size_t(i)] = i;
+  const auto& rs = ref->strides();
+  std::stable_sort(order.begin(), order.end() - 1, [&](int64_t a, int64_t b) {
+    const int64_t sa = ref->shape()[size_t(a)] <= 1 ? 0 : rs[size_t(a)], sb = ref->shape()[size_t(b)] <= 1 ? 0 : rs[size_t(b)];
+    return sa > sb;
+  });
+  Strides st(static_cast<size_t>(d));
+  int64_t acc = 1;
+  for (int64_t i = d - 1; i >= 0; --i) {
+    st[size_t(order[size_t(i)])] = acc;
+    acc *= std::max<int64_t>(shape[size_t(order[size_t(i)])], 1);
+  }
+  Tensor base = TensorImpl::empty({prod(shape)}, dt, ref->device());
+  return base->as_view(shape, st, 0);
 }
 
 // Key/value heads (Nkv, S, X) repeated for the query heads that share them: (N, S, X).
@@ -120,10 +170,10 @@ Tensor scaled_dot_product_attention(const Tensor& q_in, const Tensor& k_in, cons
   const Dtype out_dt = q_in->dtype();
   const Dtype dt = (out_dt == Dtype::F16 || out_dt == Dtype::BF16) ? Dtype::F32 : out_dt;
   auto in_dt = [&](const Tensor& t) { return t->dtype() == dt ? t : cast(t, dt); };
-  Tensor q3 = to3(in_dt(q_in), cat_shape(qb, {L, E}));
-  Tensor k3 = to3(in_dt(k_in), cat_shape(kb, {S, E}));
-  Tensor v3 = to3(in_dt(v_in), cat_shape(kb, {S, Ev}));
-  const int64_t N = q3->shape()[0];
+  Tensor q3 = to_full(in_dt(q_in), cat_shape(qb, {L, E}));
+  Tensor k3 = to_full(in_dt(k_in), cat_shape(kb, {S, E}));
+  Tensor v3 = to_full(in_dt(v_in), cat_shape(kb, {S, Ev}));
+  const int64_t N = prod(qb);
 
   AttnParams p;
   p.N = N;
@@ -170,24 +220,35 @@ Tensor scaled_dot_product_attention(const Tensor& q_in, const Tensor& k_in, cons
     p.offset = off;
   }
 
-  Tensor out = TensorImpl::empty({N, L, Ev}, dt, q3->device());
+  Tensor out = empty_like_layout(cat_shape(qb, {L, Ev}), q3, dt);
   Tensor lse = TensorImpl::empty({N, L}, dt, q3->device());
+  p.lq = layout_of(q3);
+  p.lk = layout_of(k3);
+  p.lv = layout_of(v3);
+  p.lo = layout_of(out);
   if (out->numel()) attention_forward_kernel(q3->device())(*out, *lse, *q3, *k3, *v3, p);
 
   record("ScaledDotProductAttentionBackward0", {&q3, &k3, &v3, mask_grad ? &mask : nullptr}, {&out},
          {SavedTensor(q3, false), SavedTensor(k3, false), SavedTensor(v3, false), SavedTensor(out, true),
           SavedTensor(lse, false)},
          [p, mask, mask_e, mask_grad, full_mask](Node& node, std::vector<Tensor>& g, std::vector<Tensor>& s) {
-           const Tensor &q = s[0], &k = s[1], &v = s[2], &o = s[3], &lse = s[4];
            std::vector<Tensor> res(4);
            if (!autograd::grad_enabled() && !mask_grad) {
-             Tensor gc = contiguous(g[0]);
-             Tensor dq = TensorImpl::empty(q->shape(), q->dtype(), q->device());
-             Tensor dk = TensorImpl::empty(k->shape(), k->dtype(), k->device());
-             Tensor dv = TensorImpl::empty(v->shape(), v->dtype(), v->device());
-             if (q->numel() && k->numel())
-               attention_backward_kernel(q->device())(*dq, *dk, *dv, *gc, *q, *k, *v, *o, *lse, p);
-             else {
+             const Tensor &q = s[0], &k = s[1], &v = s[2], &o = s[3], &lse = s[4];
+             Tensor gc = to_full(g[0], o->shape());
+             // the gradients laid out as their inputs (a view of a (B, T, H, D) projection gets its
+             // gradient in that layout, so the projection's backward reads it without a copy)
+             Tensor dq = empty_like_layout(q->shape(), q, q->dtype());
+             Tensor dk = empty_like_layout(k->shape(), k, k->dtype());
+             Tensor dv = empty_like_layout(v->shape(), v, v->dtype());
+             if (q->numel() && k->numel()) {
+               AttnParams pb = p;
+               pb.lg = layout_of(gc);
+               pb.ldq = layout_of(dq);
+               pb.ldk = layout_of(dk);
+               pb.ldv = layout_of(dv);
+               attention_backward_kernel(q->device())(*dq, *dk, *dv, *gc, *q, *k, *v, *o, *lse, pb);
+             } else {
                fill_(dq, Scalar::from_double(0));
                fill_(dk, Scalar::from_double(0));
                fill_(dv, Scalar::from_double(0));
@@ -197,8 +258,12 @@ Tensor scaled_dot_product_attention(const Tensor& q_in, const Tensor& k_in, cons
              res[2] = dv;
              return res;
            }
-           // The math in lucid ops (differentiable again).
+           // The math in lucid ops (differentiable again), on (heads, rows, cols) reshapes.
            const int64_t N = p.N, L = p.L, S = p.S;
+           const Shape qshape = s[0]->shape(), kshape = s[1]->shape(), vshape = s[2]->shape();
+           const int64_t Nkv = N / (p.Hq / p.Hk);
+           Tensor q = reshape(s[0], {N, L, p.E}), k = reshape(s[1], {Nkv, S, p.E}), v = reshape(s[2], {Nkv, S, p.Ev});
+           Tensor g0 = reshape(g[0], {N, L, p.Ev});
            Tensor kk = repeat_heads(k, p.Hq, p.Hk), vv = repeat_heads(v, p.Hq, p.Hk);
            Tensor sc = mul(matmul(q, matrix_transpose(kk)), Scalar::from_double(p.scale));
            if (mask) {
@@ -214,7 +279,7 @@ Tensor scaled_dot_product_attention(const Tensor& q_in, const Tensor& k_in, cons
            }
            // Rows with no visible key (lse +inf) give zeros; their scores are zeroed first so that the
            // softmax and its gradient stay finite there.
-           Tensor valid = isfinite(unsqueeze(lse, -1));
+           Tensor valid = isfinite(unsqueeze(s[4], -1));
            sc = where(valid, Operand(sc), Operand(Scalar::from_double(0)));
            Tensor P = where(valid, Operand(softmax(sc, -1)), Operand(Scalar::from_double(0)));
            Tensor keep;
@@ -223,18 +288,19 @@ Tensor scaled_dot_product_attention(const Tensor& q_in, const Tensor& k_in, cons
              attention_dropout_mask_kernel(q->device())(*keep, p);
            }
            Tensor Pd = keep ? mul(P, keep) : P;
-           Tensor dPd = matmul(g[0], matrix_transpose(vv));
+           Tensor dPd = matmul(g0, matrix_transpose(vv));
            Tensor dP = keep ? mul(dPd, keep) : dPd;
            Tensor dS = mul(P, sub(dP, sum(mul(dP, P), std::vector<int64_t>{-1}, true)));
-           if (node.needs_input_grad(0)) res[0] = mul(matmul(dS, kk), Scalar::from_double(p.scale));
+           if (node.needs_input_grad(0)) res[0] = reshape(mul(matmul(dS, kk), Scalar::from_double(p.scale)), qshape);
            if (node.needs_input_grad(1))
-             res[1] = sum_heads(mul(matmul(matrix_transpose(dS), q), Scalar::from_double(p.scale)), p.Hq, p.Hk);
-           if (node.needs_input_grad(2)) res[2] = sum_heads(matmul(matrix_transpose(Pd), g[0]), p.Hq, p.Hk);
+             res[1] = reshape(sum_heads(mul(matmul(matrix_transpose(dS), q), Scalar::from_double(p.scale)), p.Hq, p.Hk),
+                              kshape);
+           if (node.needs_input_grad(2))
+             res[2] = reshape(sum_heads(matmul(matrix_transpose(Pd), g0), p.Hq, p.Hk), vshape);
            if (mask_grad && node.needs_input_grad(3)) res[3] = sum_to(reshape(dS, full_mask), mask->shape());
            return res;
          });
-  Tensor y = reshape(out, cat_shape(qb, {L, Ev}));
-  return y->dtype() == out_dt ? y : cast(y, out_dt);
+  return out->dtype() == out_dt ? out : cast(out, out_dt);
 }
 
 }  // namespace lucid

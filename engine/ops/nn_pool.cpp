@@ -63,7 +63,9 @@ std::pair<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x_in, Pair kerne
 
 Tensor max_pool2d_backward(const Tensor& g_in, const Tensor& indices, const Shape& input_shape) {
   Tensor g = contiguous(g_in);
-  Tensor gx = zeros(input_shape, g->dtype(), g->device());
+  // the kernel clears each plane as it scatters into it: no separate zero fill
+  Tensor gx = g->numel() ? TensorImpl::empty(input_shape, g->dtype(), g->device())
+                         : zeros(input_shape, g->dtype(), g->device());
   if (g->numel()) max_pool2d_backward_kernel(g->device())(*gx, *g, *indices);
   // linear in g: its vjp reads the incoming gradient back at the indices (a gather per plane)
   const Shape gs = g->shape();

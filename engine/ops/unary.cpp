@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ops/activation.h"
 #include "ops/binary.h"
 #include "ops/compare.h"
 #include "ops/complex.h"
@@ -53,7 +54,9 @@ Tensor unary_vjp(UnaryOp op, const Tensor& g, const Tensor& x, const Tensor& y) 
     case U::Frac: return g;
     case U::Neg: return u(U::Neg, g);
     case U::Square: return mul(mul(g, x), sc(2.0));
-    case U::Relu: return mul(g, u(U::Sign, y));
+    case U::Relu:  // torch's threshold_backward: g where y > 0 else 0, one fused pass over the saved output
+      if (is_floating(y->dtype())) return activation_backward(ActOp::Threshold, g, y, ActParams{0, 0, 0}, 1);
+      return mul(g, u(U::Sign, y));
     case U::Exp: return mul(g, y);
     case U::Exp2: return mul(mul(g, y), sc(std::log(2.0)));
     case U::Expm1: return mul(g, add(y, sc(1.0)));

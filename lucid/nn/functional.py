@@ -64,6 +64,9 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
     """(output, indices) whatever return_indices says, as torch's."""
+    if _integral(input):  # the generic pooling kernel handles integers
+        return _C.max_pool_with_indices(input, 2, kernel_size, stride if stride not in ((), []) else None, padding,
+                                        dilation, ceil_mode)
     return _C.max_pool2d_with_indices(input, kernel_size, stride if stride not in ((), []) else None, padding,
                                       dilation, ceil_mode)
 
@@ -288,8 +291,17 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
+def _integral(t):
+    """An integer tensor: the float-only activation kernels are bypassed by exact integer compositions (as torch,
+    which runs these activations on integers; no gradients flow through integers)."""
+    return isinstance(t, lucid.Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex) and \
+        t.dtype != lucid.bool
+
+
 def relu6(input, inplace=False):
     """min(max(x, 0), 6)."""
+    if _integral(input):
+        return input.clamp_(0, 6) if inplace else input.clamp(0, 6)
     return _C.relu6_(input, 0.0, 6.0) if inplace else _C.relu6(input, 0.0, 6.0)
 
 
@@ -365,6 +377,8 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 def softsign(input):
     """x / (1 + |x|)."""
+    if _integral(input):
+        return input / (input.abs() + 1)
     return _C.softsign(input)
 
 
@@ -386,6 +400,8 @@ def hardshrink(input, lambd=0.5):
 
 def tanhshrink(input):
     """x - tanh(x)."""
+    if _integral(input):
+        return input - lucid.tanh(input)
     return _C.tanhshrink(input)
 
 
@@ -393,6 +409,11 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """clamp(x, min_val, max_val)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if _integral(input):
+        if input.dtype == lucid.uint8 and min_val < 0:
+            raise lucid.DtypeMismatch("[hardtanh] cannot do hardtanh on an unsigned type with negative limits")
+        lo, hi = int(min_val), int(max_val)
+        return input.clamp_(lo, hi) if inplace else input.clamp(lo, hi)
     return _C.hardtanh_(input, min_val, max_val) if inplace else _C.hardtanh(input, min_val, max_val)
 
 
@@ -417,10 +438,15 @@ def logsigmoid(input):
 
 def threshold(input, threshold, value, inplace=False):
     """x if x > threshold else value."""
+    if _integral(input):
+        out = lucid.where(input > threshold, input, lucid.full_like(input, int(value)))
+        return input.copy_(out) if inplace else out
     return _C.threshold_(input, threshold, value) if inplace else _C.threshold(input, threshold, value)
 
 
 def threshold_(input, threshold, value):
+    if _integral(input):
+        return globals()["threshold"](input, threshold, value, inplace=True)
     return _C.threshold_(input, threshold, value)
 
 

@@ -743,3 +743,82 @@ def test_same_weights_same_outputs(key):
     if problems and key in KNOWN_FORWARD_DIFFERENCES:
         pytest.xfail(KNOWN_FORWARD_DIFFERENCES[key])
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# state_dicts beyond layers: weight_norm / spectral_norm reparametrised layers, optimizers, schedulers
+
+@pytest.mark.parametrize("fn,kw", [("weight_norm", {}), ("weight_norm", {"dim": None}), ("weight_norm", {"dim": 1}),
+                                   ("spectral_norm", {}), ("spectral_norm", {"n_power_iterations": 3})])
+def test_reparametrised_state_dict_and_outputs(fn, kw):
+    rng = np.random.default_rng(0)
+    for ctor, shape in ((lambda m: m.nn.Linear(5, 4), (2, 5)), (lambda m: m.nn.Conv2d(3, 4, 3), (1, 3, 5, 5))):
+        torch.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t, lm = getattr(tnn.utils, fn)(ctor(torch), **kw), getattr(lutils, fn)(ctor(lucid), **kw)
+        tsd, lsd = t.state_dict(), lm.state_dict()
+        assert list(tsd) == list(lsd)
+        assert [tuple(v.shape) for v in tsd.values()] == [tuple(v.shape) for v in lsd.values()]
+        lm.load_state_dict({k: lucid.tensor(v.detach().numpy()) for k, v in tsd.items()})
+        t.eval(), lm.eval()
+        x = rng.standard_normal(shape).astype(np.float32)
+        np.testing.assert_allclose(lm(lucid.tensor(x)).detach().numpy(), t(torch.tensor(x)).detach().numpy(),
+                                   rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop",
+                                  "Rprop", "ASGD", "LBFGS"])
+def test_optimizer_state_dict_structure(name):
+    rng = np.random.default_rng(1)
+    w0, g0 = rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((4, 3)).astype(np.float32)
+    out = []
+    for lib in (torch, lucid):
+        p = lib.nn.Parameter(lib.tensor(w0.copy()))
+        o = getattr(lib.optim, name)([p], **({} if name == "LBFGS" else {"lr": 0.1}))
+
+        def closure():
+            o.zero_grad()
+            loss = (p * lib.tensor(g0)).sum()
+            loss.backward()
+            return loss
+        o.step(closure)
+        o.step(closure)
+        sd = o.state_dict()
+        state = {k: (tuple(v.shape), str(v.dtype).split(".")[-1]) if hasattr(v, "shape") else type(v).__name__
+                 for k, v in sd["state"].get(0, {}).items()}
+        groups = {k: v for k, v in sd["param_groups"][0].items()}
+        out.append((state, groups, p.detach().numpy().copy()))
+    (ts, tg, tp), (ls, lg, lp) = out
+    assert ts == ls
+    assert sorted(tg) == sorted(lg)
+    for k in tg:
+        assert _same_default(tg[k], lg[k]) or str(tg[k]) == str(lg[k]), (k, tg[k], lg[k])
+    np.testing.assert_allclose(lp, tp, rtol=1e-5, atol=1e-6)
+
+
+SCHED_ARGS = {"LambdaLR": {"lr_lambda": lambda e: 0.9 ** e}, "MultiplicativeLR": {"lr_lambda": lambda e: 0.9},
+              "StepLR": {"step_size": 2}, "MultiStepLR": {"milestones": [1, 3]}, "ConstantLR": {}, "LinearLR": {},
+              "ExponentialLR": {"gamma": 0.9}, "PolynomialLR": {}, "CosineAnnealingLR": {"T_max": 5},
+              "CosineAnnealingWarmRestarts": {"T_0": 2}, "CyclicLR": {"base_lr": 0.01, "max_lr": 0.1},
+              "OneCycleLR": {"max_lr": 0.1, "total_steps": 10}, "ReduceLROnPlateau": {}}
+
+
+@pytest.mark.parametrize("name", sorted(SCHED_ARGS))
+def test_scheduler_state_dict_and_lrs(name):
+    res = []
+    for lib in (torch, lucid):
+        p = lib.nn.Parameter(lib.zeros(2))
+        o = lib.optim.SGD([p], lr=0.1, momentum=0.9)
+        s = getattr(lib.optim.lr_scheduler, name)(o, **SCHED_ARGS[name])
+        lrs = []
+        for _ in range(6):
+            o.step()
+            s.step(1.0) if name == "ReduceLROnPlateau" else s.step()
+            lrs.append(o.param_groups[0]["lr"])
+        sd = s.state_dict()
+        res.append((sorted(sd), lrs, {k: v for k, v in sd.items() if isinstance(v, (int, float, str, list))}))
+    (tk, tl, tv), (lk, ll, lv) = res
+    assert tk == lk
+    np.testing.assert_allclose(ll, tl, rtol=1e-12)
+    assert {k: str(v) for k, v in tv.items()} == {k: str(v) for k, v in lv.items()}

@@ -397,6 +397,12 @@ void activation_backward(ActOp op, const ActParams& ap, int order, const TensorI
   dispatch_float(x.dtype(), [&]<typename T>() {
     const Prm<T> p{T(ap.a), T(ap.b), T(ap.c)};
     dispatch_op(op, [&]<ActOp OP>() {
+      if constexpr (OP == ActOp::Threshold) {  // a select, as torch's threshold_backward (0 even where g is inf/NaN)
+        if (order == 1) {
+          map_binary<T>(out, g, x, [p](T gv, T v) { return v <= p.a ? T(0) : gv; });
+          return;
+        }
+      }
       if (order == 1) map_binary<T>(out, g, x, [p](T gv, T v) { return gv * d1<OP, T>(v, p); });
       else map_binary<T>(out, g, x, [p](T gv, T v) { return gv * d2<OP, T>(v, p); });
     });

@@ -291,24 +291,25 @@ void forward(const TensorImpl& out, const TensorImpl& lse, const TensorImpl& q, 
   T* O = out.data<T>();
   T* LSE = lse.data<T>();
   const T scale = T(p.scale);
+  const int64_t qs = p.lq.sl, ks = p.lk.sl, vs = p.lv.sl, os = p.lo.sl;
   parallel_for(0, N * nqb, 1, [&](int64_t lo, int64_t hi) {
     std::vector<T> sbuf(size_t(kBlockQ * kBlockK)), fbuf(p.dropout_p > 0 ? size_t(kBlockK) : 0), m(kBlockQ),
         l(kBlockQ);
     for (int64_t t = lo; t < hi; ++t) {
       const int64_t n = t / nqb, i0 = (t % nqb) * kBlockQ, i1 = std::min(L, i0 + kBlockQ), bq = i1 - i0;
       const int64_t kv = p.kv_of(n);
-      const T* Qb = Q + (n * L + i0) * E;
-      const T* Kh = K + kv * S * E;
-      const T* Vh = V + kv * S * Ev;
-      T* Ob = O + (n * L + i0) * Ev;
-      std::fill(Ob, Ob + bq * Ev, T(0));
+      const T* Qb = Q + p.lq.off[size_t(n)] + i0 * qs;
+      const T* Kh = K + p.lk.off[size_t(kv)];
+      const T* Vh = V + p.lv.off[size_t(kv)];
+      T* Ob = O + p.lo.off[size_t(n)] + i0 * os;
+      for (int64_t r = 0; r < bq; ++r) std::fill(Ob + r * os, Ob + r * os + Ev, T(0));
       std::fill(m.begin(), m.end(), -std::numeric_limits<T>::infinity());
       std::fill(l.begin(), l.end(), T(0));
       const int64_t kend = p.causal ? std::min(S, i1) : S;
       for (int64_t j0 = 0; j0 < kend; j0 += kBlockK) {
         const int64_t bk = std::min(kend, j0 + kBlockK) - j0;
         T* s = sbuf.data();
-        gemm<T>(false, true, bq, bk, E, scale, Qb, E, Kh + j0 * E, E, T(0), s, bk);
+        gemm<T>(false, true, bq, bk, E, scale, Qb, qs, Kh + j0 * ks, ks, T(0), s, bk);
         mask_block(s, n, i0, bq, j0, bk, p);
         for (int64_t r = 0; r < bq; ++r) {
           T* row = s + r * bk;
@@ -320,7 +321,7 @@ void forward(const TensorImpl& out, const TensorImpl& lse, const TensorImpl& q, 
           }
           const T corr = m[r] == -std::numeric_limits<T>::infinity() ? T(0) : T(std::exp(m[r] - mnew));
           const T sum = exp_sub_sum(row, bk, mnew);
-          if (corr != T(1)) scale_row(Ob + r * Ev, Ev, corr);
+          if (corr != T(1)) scale_row(Ob + r * os, Ev, corr);
           l[r] = l[r] * corr + sum;
           m[r] = mnew;
           if (p.dropout_p > 0) {
@@ -328,14 +329,14 @@ void forward(const TensorImpl& out, const TensorImpl& lse, const TensorImpl& q, 
             for (int64_t c = 0; c < bk; ++c) row[c] *= fbuf[size_t(c)];
           }
         }
-        gemm<T>(false, false, bq, Ev, bk, T(1), s, bk, Vh + j0 * Ev, Ev, T(1), Ob, Ev);
+        gemm<T>(false, false, bq, Ev, bk, T(1), s, bk, Vh + j0 * vs, vs, T(1), Ob, os);
       }
       for (int64_t r = 0; r < bq; ++r) {
         if (l[r] == T(0)) {
-          std::fill(Ob + r * Ev, Ob + (r + 1) * Ev, T(0));
+          std::fill(Ob + r * os, Ob + r * os + Ev, T(0));
           LSE[n * L + i0 + r] = std::numeric_limits<T>::infinity();
         } else {
-          scale_row(Ob + r * Ev, Ev, T(1) / l[r]);
+          scale_row(Ob + r * os, Ev, T(1) / l[r]);
           LSE[n * L + i0 + r] = m[r] + std::log(l[r]);
         }
       }
@@ -360,33 +361,38 @@ void backward(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, 
   T* DV = dv.data<T>();
   const T scale = T(p.scale);
   const bool drop = p.dropout_p > 0;
+  const int64_t qs = p.lq.sl, ks = p.lk.sl, vs = p.lv.sl, os = p.lo.sl, gs = p.lg.sl;
+  const int64_t dqs = p.ldq.sl, dks = p.ldk.sl, dvs = p.ldv.sl;
   parallel_for(0, Nkv, 1, [&](int64_t lo, int64_t hi) {
     std::vector<T> pbuf(size_t(kBlockQ * kBlockK)), dsbuf(size_t(kBlockQ * kBlockK)),
         fbuf(drop ? size_t(kBlockQ * kBlockK) : 0), pdbuf(drop ? size_t(kBlockQ * kBlockK) : 0), D(kBlockQ);
     for (int64_t kv = lo; kv < hi; ++kv) {
       const int64_t b = kv / p.Hk, hk = kv % p.Hk;
-      const T* Kh = K + kv * S * E;
-      const T* Vh = V + kv * S * Ev;
-      T* DKh = DK + kv * S * E;
-      T* DVh = DV + kv * S * Ev;
-      std::fill(DKh, DKh + S * E, T(0));
-      std::fill(DVh, DVh + S * Ev, T(0));
+      const T* Kh = K + p.lk.off[size_t(kv)];
+      const T* Vh = V + p.lv.off[size_t(kv)];
+      T* DKh = DK + p.ldk.off[size_t(kv)];
+      T* DVh = DV + p.ldv.off[size_t(kv)];
+      for (int64_t j = 0; j < S; ++j) {
+        std::fill(DKh + j * dks, DKh + j * dks + E, T(0));
+        std::fill(DVh + j * dvs, DVh + j * dvs + Ev, T(0));
+      }
       for (int64_t gi = 0; gi < group; ++gi) {
         const int64_t n = b * p.Hq + hk * group + gi;
-        T* DQh = DQ + n * L * E;
-        std::fill(DQh, DQh + L * E, T(0));
+        T* DQh = DQ + p.ldq.off[size_t(n)];
+        for (int64_t i = 0; i < L; ++i) std::fill(DQh + i * dqs, DQh + i * dqs + E, T(0));
         for (int64_t i0 = 0; i0 < L; i0 += kBlockQ) {
           const int64_t i1 = std::min(L, i0 + kBlockQ), bq = i1 - i0;
-          const T* Qb = Q + (n * L + i0) * E;
-          const T* Gb = G + (n * L + i0) * Ev;
+          const T* Qb = Q + p.lq.off[size_t(n)] + i0 * qs;
+          const T* Gb = G + p.lg.off[size_t(n)] + i0 * gs;
+          const T* Ob = O + p.lo.off[size_t(n)] + i0 * os;
           const T* Lb = LSE + n * L + i0;
-          for (int64_t r = 0; r < bq; ++r) D[size_t(r)] = dot(Gb + r * Ev, O + (n * L + i0 + r) * Ev, Ev);
+          for (int64_t r = 0; r < bq; ++r) D[size_t(r)] = dot(Gb + r * gs, Ob + r * os, Ev);
           const int64_t kend = p.causal ? std::min(S, i1) : S;
           for (int64_t j0 = 0; j0 < kend; j0 += kBlockK) {
             const int64_t bk = std::min(kend, j0 + kBlockK) - j0;
             T* P = pbuf.data();
             T* dS = dsbuf.data();
-            gemm<T>(false, true, bq, bk, E, scale, Qb, E, Kh + j0 * E, E, T(0), P, bk);
+            gemm<T>(false, true, bq, bk, E, scale, Qb, qs, Kh + j0 * ks, ks, T(0), P, bk);
             mask_block(P, n, i0, bq, j0, bk, p);
             for (int64_t r = 0; r < bq; ++r) {
               T* row = P + r * bk;
@@ -402,12 +408,12 @@ void backward(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, 
               }
               Pd = pdbuf.data();
             }
-            gemm<T>(true, false, bk, Ev, bq, T(1), Pd, bk, Gb, Ev, T(1), DVh + j0 * Ev, Ev);
-            gemm<T>(false, true, bq, bk, Ev, T(1), Gb, Ev, Vh + j0 * Ev, Ev, T(0), dS, bk);
+            gemm<T>(true, false, bk, Ev, bq, T(1), Pd, bk, Gb, gs, T(1), DVh + j0 * dvs, dvs);
+            gemm<T>(false, true, bq, bk, Ev, T(1), Gb, gs, Vh + j0 * vs, vs, T(0), dS, bk);
             for (int64_t r = 0; r < bq; ++r)
               ds_row(dS + r * bk, P + r * bk, drop ? fbuf.data() + r * bk : nullptr, bk, D[size_t(r)]);
-            gemm<T>(false, false, bq, E, bk, scale, dS, bk, Kh + j0 * E, E, T(1), DQh + i0 * E, E);
-            gemm<T>(true, false, bk, E, bq, scale, dS, bk, Qb, E, T(1), DKh + j0 * E, E);
+            gemm<T>(false, false, bq, E, bk, scale, dS, bk, Kh + j0 * ks, ks, T(1), DQh + i0 * dqs, dqs);
+            gemm<T>(true, false, bk, E, bq, scale, dS, bk, Qb, qs, T(1), DKh + j0 * dks, dks);
           }
         }
       }

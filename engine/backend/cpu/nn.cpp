@@ -13,65 +13,6 @@ namespace lucid::cpu {
 
 namespace {
 
-// ---- max pooling
-
-void max_pool2d(const TensorImpl& out, const TensorImpl& indices, const TensorImpl& x, const Window2d& w) {
-  const int64_t N = x.shape()[0], C = x.shape()[1], H = x.shape()[2], W = x.shape()[3];
-  const auto& xs = x.strides();
-  const int64_t L = w.oh * w.ow;
-  dispatch_float(x.dtype(), "max_pool2d", [&]<typename T>() {
-    const T* X = x.data<T>();
-    T* O = out.data<T>();
-    int64_t* I = indices.data<int64_t>();
-    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L * w.kh * w.kw)),
-                 [&](int64_t lo, int64_t hi) {
-      for (int64_t p = lo; p < hi; ++p) {
-        const T* plane = X + (p / C) * xs[0] + (p % C) * xs[1];
-        for (int64_t oh = 0; oh < w.oh; ++oh) {
-          for (int64_t ow = 0; ow < w.ow; ++ow) {
-            T best = -std::numeric_limits<T>::infinity();
-            int64_t arg = -1;
-            for (int64_t i = 0; i < w.kh; ++i) {
-              const int64_t ih = oh * w.sh - w.ph + i * w.dh;
-              if (ih < 0 || ih >= H) continue;
-              for (int64_t j = 0; j < w.kw; ++j) {
-                const int64_t iw = ow * w.sw - w.pw + j * w.dw;
-                if (iw < 0 || iw >= W) continue;
-                const T v = plane[ih * xs[2] + iw * xs[3]];
-                if (arg < 0 || v > best || std::isnan(v)) {
-                  best = v;
-                  arg = ih * W + iw;
-                  if (std::isnan(v)) goto done;
-                }
-              }
-            }
-          done:
-            O[p * L + oh * w.ow + ow] = best;
-            I[p * L + oh * w.ow + ow] = arg;
-          }
-        }
-      }
-    });
-  });
-}
-
-void max_pool2d_backward(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& indices) {
-  const int64_t N = gx.shape()[0], C = gx.shape()[1], HW = gx.shape()[2] * gx.shape()[3];
-  const int64_t L = g.shape()[2] * g.shape()[3];
-  dispatch_float(gx.dtype(), "max_pool2d_backward", [&]<typename T>() {
-    T* GX = gx.data<T>();
-    const T* G = g.data<T>();
-    const int64_t* I = indices.data<int64_t>();
-    parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, L)), [&](int64_t lo, int64_t hi) {
-      for (int64_t p = lo; p < hi; ++p)
-        for (int64_t o = 0; o < L; ++o) {
-          const int64_t idx = I[p * L + o];
-          if (idx >= 0 && idx < HW) GX[p * HW + idx] += G[p * L + o];
-        }
-    });
-  });
-}
-
 // ---- softmax / log_softmax
 
 template <typename T>
@@ -305,8 +246,6 @@ void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
 LUCID_REGISTER_KERNEL(layer_norm_kernel, CPU, &layer_norm)
 LUCID_REGISTER_KERNEL(batch_norm_kernel, CPU, &batch_norm)
 
-LUCID_REGISTER_KERNEL(max_pool2d_kernel, CPU, &max_pool2d)
-LUCID_REGISTER_KERNEL(max_pool2d_backward_kernel, CPU, &max_pool2d_backward)
 LUCID_REGISTER_KERNEL(softmax_kernel, CPU, &softmax)
 LUCID_REGISTER_KERNEL(nll_kernel, CPU, &nll)
 LUCID_REGISTER_KERNEL(nll_backward_kernel, CPU, &nll_backward)

@@ -12,9 +12,17 @@ namespace lucid {
 
 enum class AttnMask : uint8_t { None, Bool, Float };
 
-// Geometry and options of one attention call. q is (N, L, E) contiguous with N = batch * Hq heads;
-// k (Nkv, S, E) and v (Nkv, S, Ev) contiguous with Nkv = batch * Hk; query head n reads key/value head
-// (n / Hq) * Hk + (n % Hq) / (Hq / Hk). The mask (when given) is read at
+// Where the rows of one operand live: head n's row i starts at data + off[n] + i * sl, its elements
+// contiguous (strided views such as the heads of a (B, T, H, D) projection need no copy).
+struct AttnLayout {
+  std::vector<int64_t> off;
+  int64_t sl = 0;
+};
+
+// Geometry and options of one attention call. q is (N, L, E) with N = batch * Hq heads; k (Nkv, S, E)
+// and v (Nkv, S, Ev) with Nkv = batch * Hk; query head n reads key/value head
+// (n / Hq) * Hk + (n % Hq) / (Hq / Hk). Each operand is addressed through its AttnLayout (q, k, v, out,
+// the output gradient g, and the input gradients dq, dk, dv). The mask (when given) is read at
 // mask + mask_off[n] + i * mask_sl + j * mask_ss (bool: 1 byte, true = attend; float: q's dtype, added).
 struct AttnParams {
   int64_t N = 0, L = 0, S = 0, E = 0, Ev = 0, Hq = 1, Hk = 1;
@@ -26,14 +34,16 @@ struct AttnParams {
   int64_t mask_sl = 0, mask_ss = 0;
   double dropout_p = 0.0;  // > 0: element (n, i, j) kept when its Philox uniform is >= p, scaled 1/(1-p)
   uint64_t seed = 0, offset = 0;
+  AttnLayout lq, lk, lv, lo, lg, ldq, ldk, ldv;
   int64_t kv_of(int64_t n) const { return (n / Hq) * Hk + (n % Hq) / (Hq / Hk); }
 };
 
-// out (N, L, Ev) and lse (N, L) contiguous, written. A row with no visible key gives zeros and lse +inf.
+// out (laid out by p.lo) and lse (N, L) contiguous, written. A row with no visible key gives zeros and
+// lse +inf.
 LUCID_DECLARE_KERNEL(attention_forward_kernel, void (*)(const TensorImpl& out, const TensorImpl& lse,
                                                         const TensorImpl& q, const TensorImpl& k, const TensorImpl& v,
                                                         const AttnParams& p))
-// dq (N, L, E), dk (Nkv, S, E), dv (Nkv, S, Ev) contiguous, overwritten; g, out like the forward's out.
+// dq, dk, dv (laid out by p.ldq, p.ldk, p.ldv) overwritten; g by p.lg, out by p.lo.
 LUCID_DECLARE_KERNEL(attention_backward_kernel,
                      void (*)(const TensorImpl& dq, const TensorImpl& dk, const TensorImpl& dv, const TensorImpl& g,
                               const TensorImpl& q, const TensorImpl& k, const TensorImpl& v, const TensorImpl& out,

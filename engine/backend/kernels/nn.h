@@ -16,7 +16,8 @@ struct Window2d {
 // the plane (PyTorch's); padding never wins; NaN propagates.
 LUCID_DECLARE_KERNEL(max_pool2d_kernel, void (*)(const TensorImpl& out, const TensorImpl& indices,
                                                  const TensorImpl& x, const Window2d& w))
-// grad_x (N, C, H, W) contiguous zeroed; grad_x[n, c].flat[indices[n, c, o]] += g[n, c, o].
+// grad_x (N, C, H, W) contiguous, written whole (no need to zero it): grad_x[n, c] = 0, then
+// grad_x[n, c].flat[indices[n, c, o]] += g[n, c, o].
 LUCID_DECLARE_KERNEL(max_pool2d_backward_kernel, void (*)(const TensorImpl& grad_x, const TensorImpl& g,
                                                           const TensorImpl& indices))
 // Softmax (log = false) or log-softmax over the middle dim of a contiguous (outer, D, inner) array.
