@@ -408,3 +408,19 @@ def test_integer_activations_and_max_pool2d(torch, dt):
     inp = lucid.tensor(x)
     F.relu6(inp, inplace=True)
     np.testing.assert_array_equal(inp.numpy(), np.clip(x, 0, 6))
+
+
+def test_pointwise_losses_promote_integer_operands(torch):
+    x, y = np.array([[1, 2, 3], [4, 5, -6]]), RNG.standard_normal((2, 3)).astype(np.float32)
+    for name in ("mse_loss", "l1_loss", "smooth_l1_loss"):
+        for a, b in ((x, y), (y, x)):
+            for red in ("mean", "none"):
+                out = getattr(F, name)(lucid.tensor(a), lucid.tensor(b), reduction=red)
+                ref = getattr(torch.nn.functional, name)(torch.tensor(a), torch.tensor(b), reduction=red)
+                assert out.dtype == lucid.float32 and ref.dtype == torch.float32
+                close(out, ref, 1e-5)
+    lx = lucid.tensor(y, requires_grad=True)
+    tx = torch.tensor(y, requires_grad=True)
+    F.mse_loss(lx, lucid.tensor(x)).backward()
+    torch.nn.functional.mse_loss(tx, torch.tensor(x)).backward()
+    close(lx.grad, tx.grad, 1e-6)
