@@ -29,26 +29,31 @@ inline bool takes(T v, T best) {
   return (v > best) | (v != v);
 }
 
-// One output row of a 2x2 stride-2 window without padding: r0, r1 the two input rows, base the flat index
-// of r0[0] in the plane.
+// A plane of 2x2 stride-2 windows without padding (OH, OW outputs; the input rows W wide, 2 * OH <= H,
+// 2 * OW <= W), all rows in one function so short rows still run the vector loop of the ISA's clone.
 template <typename T>
-LUCID_POOL_CLONES void row_2x2(T* __restrict o, int64_t* __restrict idx, const T* __restrict r0,
-                               const T* __restrict r1, int64_t OW, int64_t base, int64_t W) {
-  for (int64_t ow = 0; ow < OW; ++ow) {
-    const T a = r0[2 * ow], b = r0[2 * ow + 1], c = r1[2 * ow], d = r1[2 * ow + 1];
-    T best = a;
-    int64_t bi = base + 2 * ow;
-    bool t = takes(b, best);
-    best = t ? b : best;
-    bi = t ? base + 2 * ow + 1 : bi;
-    t = takes(c, best);
-    best = t ? c : best;
-    bi = t ? base + W + 2 * ow : bi;
-    t = takes(d, best);
-    best = t ? d : best;
-    bi = t ? base + W + 2 * ow + 1 : bi;
-    o[ow] = best;
-    idx[ow] = bi;
+LUCID_POOL_CLONES void plane_2x2(T* __restrict o, int64_t* __restrict idx, const T* __restrict xp, int64_t OH,
+                                 int64_t OW, int64_t W) {
+  for (int64_t oh = 0; oh < OH; ++oh, o += OW, idx += OW) {
+    const T* __restrict r0 = xp + 2 * oh * W;
+    const T* __restrict r1 = r0 + W;
+    const int64_t base = 2 * oh * W;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const T a = r0[2 * ow], b = r0[2 * ow + 1], c = r1[2 * ow], d = r1[2 * ow + 1];
+      T best = a;
+      int64_t bi = base + 2 * ow;
+      bool t = takes(b, best);
+      best = t ? b : best;
+      bi = t ? base + 2 * ow + 1 : bi;
+      t = takes(c, best);
+      best = t ? c : best;
+      bi = t ? base + W + 2 * ow : bi;
+      t = takes(d, best);
+      best = t ? d : best;
+      bi = t ? base + W + 2 * ow + 1 : bi;
+      o[ow] = best;
+      idx[ow] = bi;
+    }
   }
 }
 
@@ -63,8 +68,7 @@ template <typename T>
 void plane_contiguous(T* o, int64_t* idx, const T* xp, int64_t H, int64_t W, const Window2d& w) {
   if (w.kh == 2 && w.kw == 2 && w.sh == 2 && w.sw == 2 && w.ph == 0 && w.pw == 0 && w.dh == 1 && w.dw == 1 &&
       2 * w.oh <= H && 2 * w.ow <= W) {
-    for (int64_t oh = 0; oh < w.oh; ++oh)
-      row_2x2<T>(o + oh * w.ow, idx + oh * w.ow, xp + 2 * oh * W, xp + (2 * oh + 1) * W, w.ow, 2 * oh * W, W);
+    plane_2x2<T>(o, idx, xp, w.oh, w.ow, W);
     return;
   }
   for (int64_t oh = 0; oh < w.oh; ++oh) {
