@@ -381,6 +381,8 @@ def test_known_differences_name_real_items():
     keys = {i[0] for i in ITEMS}
     for k in list(KNOWN_INIT_DIFFERENCES) + list(KNOWN_REPR_DIFFERENCES):
         assert k in CONSTRUCT, f"KNOWN_INIT entry {k!r} names no constructed layer"
+    for k in KNOWN_ERROR_DIFFERENCES:
+        assert k.split(":")[0] in FORWARD, f"KNOWN_ERROR entry {k!r} names no layer of FORWARD"
     for k in KNOWN_DIFFERENCES:
         base = k
         while base not in keys and "." in base:
@@ -830,18 +832,11 @@ def test_scheduler_state_dict_and_lrs(name):
 
 _TYPED = ("justified: lucid raises its typed error (a RuntimeError subclass naming the op and the shapes/dtypes) "
           "where torch's comes from an internal dim-wrap / kernel dispatch")
-_DROPOUT_INT = ("owned by the Lucid-layers task (lucid/nn/_functional_extra.py), pending: dropout1d/2d/3d and the "
-                "alpha dropouts on an integer input raise TypeError from bernoulli; torch raises RuntimeError")
 KNOWN_ERROR_DIFFERENCES = {
     "AvgPool2d_2:rank-": _TYPED, "LPPool2d_2.0_2:rank-": _TYPED, "Unfold:rank-": _TYPED,
     "AvgPool2d_nopad:rank-": _TYPED, "AdaptiveAvgPool3d_none:rank-": _TYPED,
     "CTCLoss:dtype": _TYPED, "MultiLabelMarginLoss:dtype": _TYPED, "MultiMarginLoss:dtype": _TYPED,
     "NLLLoss:dtype": _TYPED, "NLLLoss_none:dtype": _TYPED,
-    "Dropout1d:dtype": _DROPOUT_INT, "Dropout2d:dtype": _DROPOUT_INT, "Dropout3d:dtype": _DROPOUT_INT,
-    "AlphaDropout:dtype": _DROPOUT_INT, "FeatureAlphaDropout:dtype": _DROPOUT_INT,
-    "HuberLoss:dtype": "torch's huber_cpu has no integer kernel (RuntimeError); lucid's NotImplementedError is one",
-    "HuberLoss_delta:dtype": "torch's huber_cpu has no integer kernel (RuntimeError); lucid's NotImplementedError "
-                             "is one",
 }
 
 

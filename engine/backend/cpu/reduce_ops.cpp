@@ -455,6 +455,20 @@ void run_reduce(const R& r, const TensorImpl& out, const TensorImpl* indices, co
     return;
   }
   if (try_rows<T>(r, out, indices, in, nreduce, plan)) return;
+  const int64_t isz = in.element_size();
+  if (in.is_contiguous() && plan.nd == 1 && plan.stride[0] == isz) {
+    // Whole contiguous rows (e.g. amax(dim=-1)): row o starts at o * count, no index arithmetic.
+    const char* base = static_cast<const char*>(in.data_ptr());
+    const int64_t row_bytes = plan.count * isz;
+    parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        typename R::Acc a = r.init();
+        run_steps<T>(r, a, base + o * row_bytes, isz, plan.count, 0);
+        store(a, o);
+      }
+    });
+    return;
+  }
   parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       typename R::Acc a = r.init();
