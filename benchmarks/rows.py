@@ -51,6 +51,14 @@ def elementwise_rows(device, quick):
                         bytes_moved=12 * n))
         rows.append(Row("elementwise", f"mul {n}", lambda a=a, b=b: a * b, lambda ta=ta, tb=tb: ta * tb,
                         bytes_moved=12 * n))
+    # copy: the tiled transpose path of the copy kernel (gradients of transposed weights, permutes).
+    a, ta = _pair((1024, 1024), device)
+    rows.append(Row("elementwise", "copy: transpose 1024x1024 contiguous", lambda a=a: a.mT.contiguous(),
+                    lambda ta=ta: ta.mT.contiguous(), bytes_moved=8 * 1024 * 1024))
+    p, tp = _pair((32, 64, 32, 32), device)
+    rows.append(Row("elementwise", "copy: permute (32,64,32,32) to (0,2,3,1) contiguous",
+                    lambda p=p: p.permute(0, 2, 3, 1).contiguous(),
+                    lambda tp=tp: tp.permute(0, 2, 3, 1).contiguous(), bytes_moved=8 * p.numel()))
     return rows
 
 

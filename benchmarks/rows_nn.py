@@ -112,6 +112,13 @@ def _lenet(nn):
                          nn.Linear(84, 10))
 
 
+def _demo_cnn(nn):
+    """examples/demo.py's Net: conv(1->16) relu pool, conv(16->32) relu pool, linear(1568->128) relu, linear(128->10)."""
+    return nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 3, padding=1),
+                         nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(32 * 7 * 7, 128), nn.ReLU(),
+                         nn.Linear(128, 10))
+
+
 def _inputs(shape, classes, device, seed):
     x, tx = _pair(shape, device, seed=seed)
     lucid.manual_seed(seed + 1)
@@ -136,6 +143,13 @@ def training_rows(device, quick):
     x, tx, y, ty = _inputs((64, 1, 28, 28), 10, device, 6)
     rows.append(_train_row("LeNet-5 Adam, batch 64", lm, tm, lucid.optim.Adam(lm.parameters(), lr=1e-3),
                            torch.optim.Adam(tm.parameters(), lr=1e-3), x, tx, y, ty))
+    lucid.manual_seed(0)
+    lm, tm = _demo_cnn(lnn).to(device), _demo_cnn(torch.nn).to(device)
+    _copy_weights(lm, tm)
+    x, tx, y, ty = _inputs((128, 1, 28, 28), 10, device, 8)
+    rows.append(_train_row("demo CNN Fashion-MNIST batch 128 SGD", lm, tm,
+                           lucid.optim.SGD(lm.parameters(), lr=0.05, momentum=0.9, nesterov=True),
+                           torch.optim.SGD(tm.parameters(), lr=0.05, momentum=0.9, nesterov=True), x, tx, y, ty))
     for width in ((128, 1024) if quick else (128, 256, 512, 1024)):
         lucid.manual_seed(0)
         lm, tm = _mlp(lnn, (width, width, width)).to(device), _mlp(torch.nn, (width, width, width)).to(device)

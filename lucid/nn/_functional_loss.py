@@ -67,7 +67,17 @@ def _gt(x, value):
 
 # ---- the fused pointwise losses
 
+def _promote_int(input, target):
+    """torch promotes an integer operand of these losses to the other's floating dtype (its kernels see floats)."""
+    if input.dtype.is_floating_point != target.dtype.is_floating_point:
+        rt = lucid.result_type(input, target)
+        return input.to(rt), target.to(rt)
+    return input, target
+
+
 def _weighted(name, input, target, weight, reduction, a, mean_by_weight):
+    if name != "huber_loss":
+        input, target = _promote_int(input, target)
     if weight is None:
         return getattr(_C, name)(input, target, None, reduction, a)
     if _size(weight) != _size(input):
@@ -98,6 +108,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _legacy(size_average, reduce, reduction)
     if beta < 0:
         raise ValueError(f"smooth_l1_loss does not support negative values for beta, got {beta}")
+    input, target = _promote_int(input, target)
     return _C.smooth_l1_loss(input, target, None, reduction, float(beta))
 
 

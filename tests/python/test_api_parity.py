@@ -381,6 +381,8 @@ def test_known_differences_name_real_items():
     keys = {i[0] for i in ITEMS}
     for k in list(KNOWN_INIT_DIFFERENCES) + list(KNOWN_REPR_DIFFERENCES):
         assert k in CONSTRUCT, f"KNOWN_INIT entry {k!r} names no constructed layer"
+    for k in KNOWN_ERROR_DIFFERENCES:
+        assert k.split(":")[0] in FORWARD, f"KNOWN_ERROR entry {k!r} names no layer of FORWARD"
     for k in KNOWN_DIFFERENCES:
         base = k
         while base not in keys and "." in base:
@@ -822,3 +824,65 @@ def test_scheduler_state_dict_and_lrs(name):
     assert tk == lk
     np.testing.assert_allclose(ll, tl, rtol=1e-12)
     assert {k: str(v) for k, v in tv.items()} == {k: str(v) for k, v in lv.items()}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bad input: where torch raises, lucid raises an instance of torch's exception class (lucid's typed errors are
+# RuntimeErrors: ShapeMismatch, DtypeMismatch, ...); where torch computes, lucid computes too.
+
+_TYPED = ("justified: lucid raises its typed error (a RuntimeError subclass naming the op and the shapes/dtypes) "
+          "where torch's comes from an internal dim-wrap / kernel dispatch")
+KNOWN_ERROR_DIFFERENCES = {
+    "AvgPool2d_2:rank-": _TYPED, "LPPool2d_2.0_2:rank-": _TYPED, "Unfold:rank-": _TYPED,
+    "AvgPool2d_nopad:rank-": _TYPED, "AdaptiveAvgPool3d_none:rank-": _TYPED,
+    "CTCLoss:dtype": _TYPED, "MultiLabelMarginLoss:dtype": _TYPED, "MultiMarginLoss:dtype": _TYPED,
+    "NLLLoss:dtype": _TYPED, "NLLLoss_none:dtype": _TYPED,
+}
+
+
+def _bad_inputs(arrays, variant):
+    a0 = arrays[0]
+    if variant == "rank+":
+        a0 = a0.reshape((1, 1, 1) + a0.shape)
+    elif variant == "rank-":
+        a0 = a0.reshape(-1)[:5] if a0.ndim > 1 else a0[0]
+    else:
+        a0 = np.ones(a0.shape, dtype=np.int64) if a0.dtype != np.int64 else a0.astype(np.float32)
+    return [a0] + arrays[1:]
+
+
+def _raised(m, args):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m(*args)
+    except Exception as e:  # noqa: BLE001
+        return e
+    return None
+
+
+@pytest.mark.parametrize("key", sorted(FORWARD))
+def test_bad_input_error_types(key):
+    if not hasattr(lnn, key.split("_")[0]):
+        pytest.xfail(KNOWN_DIFFERENCES.get("nn." + key.split("_")[0], "missing"))
+    problems, known = [], []
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tm, lm = _build(torch, key), _build(lucid, key)
+    if key in EVAL:
+        tm.eval(), lm.eval()
+    for variant in ("rank+", "rank-", "dtype"):
+        arrays = _bad_inputs(_make_inputs(FORWARD[key], np.random.default_rng(0)), variant)
+        te = _raised(tm, [torch.tensor(a) for a in arrays])
+        le = _raised(lm, [lucid.tensor(a) for a in arrays])
+        if te is None and le is None:
+            continue
+        if te is not None and le is not None and isinstance(le, type(te)):
+            continue
+        msg = (f"{key}:{variant}: torch {type(te).__name__ if te else 'computes'} "
+               f"lucid {type(le).__name__ + ': ' + str(le)[:120] if le else 'computes'}")
+        (known if f"{key}:{variant}" in KNOWN_ERROR_DIFFERENCES else problems).append(msg)
+    assert not problems, "\n".join(problems)
+    if known:
+        pytest.xfail("; ".join(KNOWN_ERROR_DIFFERENCES[k.split(": ")[0].split(" ")[0]] for k in known))

@@ -408,3 +408,32 @@ def test_integer_activations_and_max_pool2d(torch, dt):
     inp = lucid.tensor(x)
     F.relu6(inp, inplace=True)
     np.testing.assert_array_equal(inp.numpy(), np.clip(x, 0, 6))
+
+
+def test_pointwise_losses_promote_integer_operands(torch):
+    x, y = np.array([[1, 2, 3], [4, 5, -6]]), RNG.standard_normal((2, 3)).astype(np.float32)
+    for name in ("mse_loss", "l1_loss", "smooth_l1_loss"):
+        for a, b in ((x, y), (y, x)):
+            for red in ("mean", "none"):
+                out = getattr(F, name)(lucid.tensor(a), lucid.tensor(b), reduction=red)
+                ref = getattr(torch.nn.functional, name)(torch.tensor(a), torch.tensor(b), reduction=red)
+                assert out.dtype == lucid.float32 and ref.dtype == torch.float32
+                close(out, ref, 1e-5)
+    lx = lucid.tensor(y, requires_grad=True)
+    tx = torch.tensor(y, requires_grad=True)
+    F.mse_loss(lx, lucid.tensor(x)).backward()
+    torch.nn.functional.mse_loss(tx, torch.tensor(x)).backward()
+    close(lx.grad, tx.grad, 1e-6)
+
+
+@pytest.mark.xfail(reason="owned by the Lucid-layers task (lucid/nn/_functional_extra.py), pending: dropout1d/2d/3d, "
+                          "alpha_dropout and feature_alpha_dropout on an integer input in training raise TypeError "
+                          "(from bernoulli); torch raises RuntimeError", strict=False)
+def test_feature_dropouts_integer_input_error_type(torch):
+    for name, shape in (("dropout1d", (2, 3, 4)), ("dropout2d", (2, 3, 4, 4)), ("dropout3d", (1, 2, 3, 3, 3)),
+                        ("alpha_dropout", (2, 3)), ("feature_alpha_dropout", (2, 3, 4))):
+        with pytest.raises(RuntimeError):
+            torch_out = getattr(torch.nn.functional, name)(torch.ones(shape, dtype=torch.int64), 0.5, True)
+            del torch_out
+        with pytest.raises(RuntimeError):
+            getattr(F, name)(lucid.ones(*shape, dtype=lucid.int64), 0.5, True)

@@ -340,3 +340,39 @@ def test_gqa_errors():
         nn.GroupedQueryAttention(16, 4, 3)
     with pytest.raises(ValueError, match="num_heads"):
         nn.GroupedQueryAttention(10, 4, 2)
+
+
+def test_mha_functional_static_kv_and_separate_weights(torch):
+    L, N, E, H, S = 3, 2, 6, 3, 5
+    q, k, v = arr(L, N, E), arr(S, N, 4), arr(S, N, 5)
+    wq, wk, wv, b, ow, ob = arr(E, E), arr(E, 4), arr(E, 5), arr(3 * E), arr(E, E), arr(E)
+    sk, sv = arr(N * H, 7, E // H), arr(N * H, 7, E // H)
+    for static in (False, True):
+        def args(m):
+            return ([m(x) for x in (q, k, v)] + [E, H, None, m(b), None, None, False, 0.0, m(ow), m(ob)])
+
+        kw = lambda m: dict(training=False, use_separate_proj_weight=True, q_proj_weight=m(wq), k_proj_weight=m(wk),
+                            v_proj_weight=m(wv), static_k=m(sk) if static else None,
+                            static_v=m(sv) if static else None)
+        lo, lw = F.multi_head_attention_forward(*args(lucid.tensor), **kw(lucid.tensor))
+        to, tw = torch.nn.functional.multi_head_attention_forward(*args(torch.tensor), **kw(torch.tensor))
+        close(lo, to)
+        close(lw, tw)
+
+
+def test_mha_float32_batch_first_fast_layout(torch):
+    # batch_first inputs: projections on the input's layout, heads as views, no transposed copies.
+    E, H, N, L = 32, 4, 3, 20
+    lm, tm = nn.MultiheadAttention(E, H, batch_first=True), torch.nn.MultiheadAttention(E, H, batch_first=True)
+    lm.load_state_dict({k: lucid.tensor(v.detach().numpy()) for k, v in tm.state_dict().items()})
+    x = arr(N, L, E).astype("float32")
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    causal = np.triu(np.ones((L, L), bool), 1)
+    lo = lm(lx, lx, lx, attn_mask=lucid.tensor(causal), need_weights=False, is_causal=True)[0]
+    to = tm(tx, tx, tx, attn_mask=torch.tensor(causal), need_weights=False, is_causal=True)[0]
+    close(lo, to, 1e-5)
+    g = arr(N, L, E).astype("float32")
+    lo.backward(lucid.tensor(g))
+    to.backward(torch.tensor(g))
+    close(lx.grad, tx.grad, 1e-4)
+    close(lm.in_proj_weight.grad, tm.in_proj_weight.grad, 1e-4)

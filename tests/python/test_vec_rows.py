@@ -84,3 +84,29 @@ def test_reductions(isa):
             _check(L.sum(d), T.sum(d), 1e-6, 1e-5, f"sum {x.shape} dim={d} {isa}")
         if not np.isnan(x).any():
             assert L.argmax().item() == T.argmax().item()
+
+
+def test_first_dim_reductions_on_two_threads_match_one_thread():
+    """Row-group schedule of float32 first-dim max/min/sum (several threads, one output row): the
+    same values and first indices as PyTorch, and the same sums whatever the thread count."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((1000, 300)).astype(np.float32)
+    x[5, :] = INF
+    x[700, 1] = NAN
+    x[:, 2] = -INF
+    x[:, 3] = 7.0
+    x[:, 4] = rng.integers(0, 3, 1000)          # ties across groups
+    L, T = lucid.tensor(x), torch.tensor(x)
+    y = rng.standard_normal((1000, 300)).astype(np.float32)
+    sums = []
+    for threads in (1, 2):
+        lucid.set_num_threads(threads)
+        for name in ("amax", "amin", "argmax", "argmin"):
+            np.testing.assert_array_equal(getattr(L, name)(0).numpy(), getattr(T, name)(0).numpy(), err_msg=name)
+        for name in ("max", "min"):
+            got, want = getattr(L, name)(0), getattr(T, name)(0)
+            np.testing.assert_array_equal(got.values.numpy(), want.values.numpy(), err_msg=name)
+            np.testing.assert_array_equal(got.indices.numpy(), want.indices.numpy(), err_msg=name)
+        sums.append(lucid.tensor(y).sum(0).numpy())
+        np.testing.assert_allclose(sums[-1], y.astype(np.float64).sum(0), rtol=1e-6, atol=1e-5)
+    np.testing.assert_array_equal(sums[0], sums[1])

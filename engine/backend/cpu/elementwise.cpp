@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "backend/common/iter.h"
+#include "backend/cpu/copy.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/elementwise.h"
@@ -43,6 +44,7 @@ void copy(const TensorImpl& dst, const TensorImpl& src) {
     });
     return;
   }
+  if (dst.dtype() == src.dtype() && copy_transposed(it, dst.element_size())) return;
   const CastLoop loop = cast_loop_for(dst.dtype(), src.dtype());
   run(it, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n); });
 }

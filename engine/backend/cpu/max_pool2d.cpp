@@ -29,26 +29,31 @@ inline bool takes(T v, T best) {
   return (v > best) | (v != v);
 }
 
-// One output row of a 2x2 stride-2 window without padding: r0, r1 the two input rows, base the flat index
-// of r0[0] in the plane.
+// A plane of 2x2 stride-2 windows without padding (OH, OW outputs; the input rows W wide, 2 * OH <= H,
+// 2 * OW <= W), all rows in one function so short rows still run the vector loop of the ISA's clone.
 template <typename T>
-LUCID_POOL_CLONES void row_2x2(T* __restrict o, int64_t* __restrict idx, const T* __restrict r0,
-                               const T* __restrict r1, int64_t OW, int64_t base, int64_t W) {
-  for (int64_t ow = 0; ow < OW; ++ow) {
-    const T a = r0[2 * ow], b = r0[2 * ow + 1], c = r1[2 * ow], d = r1[2 * ow + 1];
-    T best = a;
-    int64_t bi = base + 2 * ow;
-    bool t = takes(b, best);
-    best = t ? b : best;
-    bi = t ? base + 2 * ow + 1 : bi;
-    t = takes(c, best);
-    best = t ? c : best;
-    bi = t ? base + W + 2 * ow : bi;
-    t = takes(d, best);
-    best = t ? d : best;
-    bi = t ? base + W + 2 * ow + 1 : bi;
-    o[ow] = best;
-    idx[ow] = bi;
+LUCID_POOL_CLONES void plane_2x2(T* __restrict o, int64_t* __restrict idx, const T* __restrict xp, int64_t OH,
+                                 int64_t OW, int64_t W) {
+  for (int64_t oh = 0; oh < OH; ++oh, o += OW, idx += OW) {
+    const T* __restrict r0 = xp + 2 * oh * W;
+    const T* __restrict r1 = r0 + W;
+    const int64_t base = 2 * oh * W;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const T a = r0[2 * ow], b = r0[2 * ow + 1], c = r1[2 * ow], d = r1[2 * ow + 1];
+      T best = a;
+      int64_t bi = base + 2 * ow;
+      bool t = takes(b, best);
+      best = t ? b : best;
+      bi = t ? base + 2 * ow + 1 : bi;
+      t = takes(c, best);
+      best = t ? c : best;
+      bi = t ? base + W + 2 * ow : bi;
+      t = takes(d, best);
+      best = t ? d : best;
+      bi = t ? base + W + 2 * ow + 1 : bi;
+      o[ow] = best;
+      idx[ow] = bi;
+    }
   }
 }
 
@@ -59,37 +64,46 @@ inline void valid_taps(int64_t start, int64_t step, int64_t taps, int64_t extent
   if (last < first) last = first;
 }
 
+// One tap over output columns [lo, hi): candidate x[ow * sw + off] (flat index base + ow * sw + off).
+template <typename T>
+LUCID_POOL_CLONES void taps_row(T* __restrict o, int64_t* __restrict idx, const T* __restrict xr, int64_t base,
+                                int64_t off, int64_t sw, int64_t lo, int64_t hi) {
+  for (int64_t ow = lo; ow < hi; ++ow) {
+    const int64_t at = ow * sw + off;
+    const T v = xr[at];
+    const bool t = (v > o[ow]) | (v != v) | (idx[ow] < 0);
+    o[ow] = t ? v : o[ow];
+    idx[ow] = t ? base + at : idx[ow];
+  }
+}
+
 template <typename T>
 void plane_contiguous(T* o, int64_t* idx, const T* xp, int64_t H, int64_t W, const Window2d& w) {
   if (w.kh == 2 && w.kw == 2 && w.sh == 2 && w.sw == 2 && w.ph == 0 && w.pw == 0 && w.dh == 1 && w.dw == 1 &&
       2 * w.oh <= H && 2 * w.ow <= W) {
-    for (int64_t oh = 0; oh < w.oh; ++oh)
-      row_2x2<T>(o + oh * w.ow, idx + oh * w.ow, xp + 2 * oh * W, xp + (2 * oh + 1) * W, w.ow, 2 * oh * W, W);
+    plane_2x2<T>(o, idx, xp, w.oh, w.ow, W);
     return;
   }
+  // Row by row: for each valid tap (i, j) in scan order, one pass over the output columns it reaches
+  // (a strided vector loop); the scan order is PyTorch's per window, so ties and NaNs resolve the same.
   for (int64_t oh = 0; oh < w.oh; ++oh) {
     const int64_t h0 = oh * w.sh - w.ph;
     int64_t i0, i1;
     valid_taps(h0, w.dh, w.kh, H, i0, i1);
+    T* orow = o + oh * w.ow;
+    int64_t* irow = idx + oh * w.ow;
     for (int64_t ow = 0; ow < w.ow; ++ow) {
-      const int64_t w0 = ow * w.sw - w.pw;
-      int64_t j0, j1;
-      valid_taps(w0, w.dw, w.kw, W, j0, j1);
-      T best = -std::numeric_limits<T>::infinity();
-      int64_t arg = -1;
-      for (int64_t i = i0; i < i1; ++i) {
-        const int64_t row = (h0 + i * w.dh) * W;
-        for (int64_t j = j0; j < j1; ++j) {
-          const int64_t at = row + w0 + j * w.dw;
-          const T v = xp[at];
-          if (arg < 0 || takes(v, best)) {
-            best = v;
-            arg = at;
-          }
-        }
+      orow[ow] = -std::numeric_limits<T>::infinity();
+      irow[ow] = -1;
+    }
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t row = (h0 + i * w.dh) * W;
+      for (int64_t j = 0; j < w.kw; ++j) {
+        const int64_t off = j * w.dw - w.pw;  // input column of output column ow: ow * sw + off
+        int64_t lo, hi;  // the output columns for which it lies in [0, W)
+        valid_taps(off, w.sw, w.ow, W, lo, hi);
+        taps_row<T>(orow, irow, xp + row, row, off, w.sw, lo, hi);
       }
-      o[oh * w.ow + ow] = best;
-      idx[oh * w.ow + ow] = arg;
     }
   }
 }

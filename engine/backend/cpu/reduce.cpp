@@ -53,12 +53,40 @@ void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a) {
 
 // Reductions over outer dims (e.g. sum(dim=0) of a row-major matrix): the output's last dim is
 // contiguous in the input, so accumulate whole rows into a buffer instead of striding down columns.
+// float32, one output row of K <= 4096: fixed groups of 64 reduced rows (the same on any thread
+// count, so results don't depend on it), each summed into its own K doubles while streaming
+// contiguous memory (threads split the groups), then the groups added in order.
+bool sum_row_groups_f32(const TensorImpl& out, const TensorImpl& in, int64_t K, const std::vector<int64_t>& offsets) {
+  constexpr int64_t kG = 64;
+  const int64_t count = int64_t(offsets.size()), groups = (count + kG - 1) / kG;
+  if (K > 4096 || groups < 4) return false;
+  std::vector<double> part(size_t(groups * K), 0.0);
+  const float* base = in.data<float>();
+  const auto cols = row_kernels().sum_cols_f32;
+  parallel_for(0, groups, 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t g = lo; g < hi; ++g) {
+      double* acc = part.data() + g * K;
+      for (int64_t c = g * kG; c < std::min(count, (g + 1) * kG); ++c) cols(acc, base + offsets[size_t(c)], K);
+    }
+  });
+  float* o = out.data<float>();
+  for (int64_t k = 0; k < K; ++k) {
+    double t = 0;
+    for (int64_t g = 0; g < groups; ++g) t += part[size_t(g * K + k)];
+    o[k] = float(t);
+  }
+  return true;
+}
+
 template <typename T>
 void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const std::vector<int64_t>& offsets) {
   using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
   const int nouter = int(in.dim()) - nreduce;
   const int64_t K = in.shape()[size_t(nouter - 1)];
   const int64_t rest = out.numel() / K;
+  if constexpr (std::is_same_v<T, float>) {
+    if (rest == 1 && sum_row_groups_f32(out, in, K, offsets)) return;
+  }
   constexpr int64_t kBlock = 512;
   const int64_t kblocks = (K + kBlock - 1) / kBlock;
   const T* base = in.data<T>();

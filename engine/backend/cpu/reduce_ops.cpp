@@ -354,6 +354,30 @@ bool try_rows(const R& r, const TensorImpl& out, const TensorImpl* indices, cons
   if constexpr (IsExtremeF32<R>::value) {  // float max/min: vectorised column steps (vec_rows.h)
     const auto cols = row_kernels().extreme_cols_f32;
     constexpr bool kMax = std::is_same_v<R, ExtremeR<float, true>>;
+    constexpr int64_t kG = 64;
+    const int64_t groups = (plan.count + kG - 1) / kG;
+    if (rest == 1 && K <= 4096 && groups >= 4 && get_num_threads() > 1 && !in_parallel_region()) {
+      // One output row on several threads: groups of 64 reduced rows stream contiguous memory into
+      // their own (value, index) rows, merged in order afterwards (exact: same result as one pass).
+      std::vector<float> pv(size_t(groups * K));
+      std::vector<int32_t> pi(size_t(groups * K), 0);
+      const float v0 = r.init().v;
+      parallel_for(0, groups, 1, [&](int64_t lo, int64_t hi) {
+        for (int64_t g = lo; g < hi; ++g) {
+          float* acc = pv.data() + g * K;
+          int32_t* idx = pi.data() + g * K;
+          for (int64_t k = 0; k < K; ++k) acc[k] = v0;
+          for (int64_t c = g * kG; c < std::min(plan.count, (g + 1) * kG); ++c)
+            cols(acc, r.want_index ? idx : nullptr, base + offsets[size_t(c)], K, int32_t(c), kMax);
+        }
+      });
+      for (int64_t k = 0; k < K; ++k) {
+        typename R::Acc a{pv[size_t(k)], pi[size_t(k)]};
+        for (int64_t g = 1; g < groups; ++g) r.merge(a, typename R::Acc{pv[size_t(g * K + k)], pi[size_t(g * K + k)]});
+        r.store(a, obase + k * osz, ibase ? ibase + k : nullptr);
+      }
+      return true;
+    }
     parallel_for(0, rest * kblocks, grain, [&](int64_t lo, int64_t hi) {
       float acc[kBlock];
       int32_t idx[kBlock];
@@ -431,6 +455,20 @@ void run_reduce(const R& r, const TensorImpl& out, const TensorImpl* indices, co
     return;
   }
   if (try_rows<T>(r, out, indices, in, nreduce, plan)) return;
+  const int64_t isz = in.element_size();
+  if (in.is_contiguous() && plan.nd == 1 && plan.stride[0] == isz) {
+    // Whole contiguous rows (e.g. amax(dim=-1)): row o starts at o * count, no index arithmetic.
+    const char* base = static_cast<const char*>(in.data_ptr());
+    const int64_t row_bytes = plan.count * isz;
+    parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        typename R::Acc a = r.init();
+        run_steps<T>(r, a, base + o * row_bytes, isz, plan.count, 0);
+        store(a, o);
+      }
+    });
+    return;
+  }
   parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / plan.count), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       typename R::Acc a = r.init();
