@@ -122,7 +122,13 @@ def pdist(input, p=2):
         raise ValueError(f"[pdist] only supports non-negative p values, got {p}")
     n = input.shape[0]
     i, j = lucid.triu_indices(n, n, 1, device=input.device)
-    return lucid.linalg.vector_norm(input[i] - input[j], p, dim=-1)
+    diff = input[i] - input[j]
+    out = lucid.linalg.vector_norm(diff, p, dim=-1)
+    if p == 0 and diff.requires_grad:
+        # torch's pdist backward gives zeros for p=0 (vector_norm gives none): add an exact zero that
+        # carries a zero gradient (nan_to_num keeps it 0 for inf/NaN differences too)
+        out = out + (lucid.nan_to_num(diff, 0.0, 0.0, 0.0) * 0.0).sum(-1)
+    return out
 
 
 # ---- dropouts
@@ -141,6 +147,10 @@ def _dropout_impl(input, p, training, inplace, feature, alpha):
     _check_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        name = ("feature_" if feature else "") + ("alpha_dropout" if alpha else "dropout")
+        raise lucid.DtypeMismatch(f"[{name}] expects a floating-point input in training, got {input.dtype} "
+                                  f"(shape {_shape(input)})")
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     if feature and input.dim() < 2:

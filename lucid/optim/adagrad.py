@@ -24,6 +24,12 @@ class Adagrad(_PerParamOptimizer):
             for p in group["params"]:
                 self._init_state(p, self.state[p], group)
 
+    def share_memory(self):
+        """Moves the state sums to shared memory (torch's Adagrad.share_memory)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
+
     def _init_state(self, p, state, group):
         state["step"] = _scalar_tensor(0)
         v = group["initial_accumulator_value"]

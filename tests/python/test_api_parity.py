@@ -134,14 +134,7 @@ KNOWN_INIT_DIFFERENCES = {
 }
 
 # Known differences of repr(module) for a default construction.
-_MHA_REPR = ("owned by the attention/transformer task (lucid/nn/modules/transformer.py), pending: torch's "
-             "MultiheadAttention.out_proj is a NonDynamicallyQuantizableLinear (a Linear subclass), so its repr "
-             "line reads 'NonDynamicallyQuantizableLinear(...)'; lucid's is a plain Linear")
-KNOWN_REPR_DIFFERENCES = {k: _MHA_REPR for k in ("MultiheadAttention", "MultiheadAttention_kdim",
-                                                 "MultiheadAttention_batch_first", "Transformer",
-                                                 "TransformerEncoderLayer", "TransformerDecoderLayer",
-                                                 "TransformerEncoderLayer_normfirst",
-                                                 "TransformerDecoderLayer_normfirst")}
+KNOWN_REPR_DIFFERENCES = {}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -327,15 +320,7 @@ _MODULE_MISSING = {m: _NO_DEVICE for m in ("compile", "ipu", "mtia", "xpu")}
 _OPTIM_MISSING = {"OptimizerPreHook": "justified: a typing alias of torch.optim.optimizer",
                   "OptimizerPostHook": "justified: a typing alias of torch.optim.optimizer",
                   "profile_hook_step": "justified: torch's profiler wrapper of step (lucid.profiler records ops)"}
-KNOWN_MISSING_METHODS = {
-    "nn.MultiheadAttention": {"merge_masks": "owned by the attention/transformer task "
-                                             "(lucid/nn/modules/transformer.py), pending"},
-    "utils.rnn.PackedSequence": {m: "owned by the rnn task (lucid/nn/utils/rnn.py), pending: PackedSequence's "
-                                    "dtype/pin_memory conversions" for m in ("byte", "char", "int", "long", "short",
-                                                                               "pin_memory")},
-    "optim.Adagrad": {"share_memory": "owned by the optim task (lucid/optim/adagrad.py), pending: "
-                                      "Adagrad.share_memory()"},
-}
+KNOWN_MISSING_METHODS = {}
 
 
 def _method_items():

@@ -432,3 +432,13 @@ def test_third_order_of_smooth_activation_is_refused():
                                (2 - x.detach().numpy() ** 2), rtol=1e-6)
     with pytest.raises(NotImplementedError, match="order 3"):
         lucid.autograd.grad(gg.sum(), x)
+
+
+def test_relu_passes_nan_and_negative_zero_as_torch():
+    """relu(NaN) is NaN and relu(-0.0) is -0.0 (torch's clamp_min semantics), on the vector body and the tail."""
+    vals = [float("nan"), -0.0, -1.0, 2.0, float("inf"), -float("inf")] * 7
+    y = lucid.relu(lucid.tensor(vals))
+    got = np.array(y.tolist())
+    want = np.array([np.nan, -0.0, 0.0, 2.0, np.inf, 0.0] * 7)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -154,9 +154,6 @@ def test_vector_norm_ord0_gradient_none_as_torch(torch):
     close(lx.grad, np.full((4, 3), 2.0))
 
 
-@pytest.mark.xfail(reason="owned by the Lucid-layers task (lucid/nn/_functional_extra.py), pending: torch's pdist has "
-                          "its own backward giving zeros for p=0; lucid's pdist composes vector_norm, whose ord=0 "
-                          "gradient is None as torch's vector_norm", strict=False)
 def test_pdist_p0_gradient_zeros_as_torch(torch):
     x = RNG.standard_normal((4, 3))
     lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
@@ -426,9 +423,6 @@ def test_pointwise_losses_promote_integer_operands(torch):
     close(lx.grad, tx.grad, 1e-6)
 
 
-@pytest.mark.xfail(reason="owned by the Lucid-layers task (lucid/nn/_functional_extra.py), pending: dropout1d/2d/3d, "
-                          "alpha_dropout and feature_alpha_dropout on an integer input in training raise TypeError "
-                          "(from bernoulli); torch raises RuntimeError", strict=False)
 def test_feature_dropouts_integer_input_error_type(torch):
     for name, shape in (("dropout1d", (2, 3, 4)), ("dropout2d", (2, 3, 4, 4)), ("dropout3d", (1, 2, 3, 3, 3)),
                         ("alpha_dropout", (2, 3)), ("feature_alpha_dropout", (2, 3, 4))):

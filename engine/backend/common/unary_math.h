@@ -135,7 +135,7 @@ LUCID_HD inline M apply_unary(M x) {
   else if constexpr (Op == U::Abs) return x < M(0) ? M(-x) : x;
   else if constexpr (Op == U::Sign) return M((M(0) < x) - (x < M(0)));
   else if constexpr (Op == U::Square) return x * x;
-  else if constexpr (Op == U::Relu) return x > M(0) ? x : M(0);
+  else if constexpr (Op == U::Relu) return x < M(0) ? M(0) : x;  // NaN and -0.0 pass through, as in torch
   else if constexpr (std::is_integral_v<M> && (Op == U::Floor || Op == U::Ceil || Op == U::Trunc)) return x;
   else if constexpr (std::is_integral_v<M> && Op == U::Frac) return M(0);
   else if constexpr (Op == U::Exp) return um::exp(x);

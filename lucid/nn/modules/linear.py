@@ -53,6 +53,10 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear that quantization tools leave alone: torch's type of MultiheadAttention.out_proj (same repr)."""
+
+
 class LazyLinear(LazyModuleMixin, Linear):
     """A Linear whose in_features is taken from the first input; it then becomes a Linear."""
 

@@ -8,7 +8,7 @@ from lucid.nn._functional_attn import _canonical_mask, _mha, _none_or_dtype
 from lucid.nn import init
 from lucid.nn.modules.container import ModuleList
 from lucid.nn.modules.dropout import Dropout
-from lucid.nn.modules.linear import Linear
+from lucid.nn.modules.linear import Linear, NonDynamicallyQuantizableLinear
 from lucid.nn.modules.module import Module
 from lucid.nn.modules.normalization import LayerNorm
 from lucid.nn.parameter import Parameter
@@ -56,7 +56,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(_empty(3 * embed_dim, **fk))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **fk)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **fk)
         if add_bias_kv:
             self.bias_k = Parameter(_empty(1, 1, embed_dim, **fk))
             self.bias_v = Parameter(_empty(1, 1, embed_dim, **fk))
@@ -93,6 +93,23 @@ class MultiheadAttention(Module):
             self.k_proj_weight, self.v_proj_weight, None, None, average_attn_weights, is_causal,
             batch_first=self.batch_first and is_batched)
         return out, w
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """torch's MultiheadAttention.merge_masks: (mask, type) with type 0 attn_mask, 1 key_padding_mask, 2 both
+        (then each is expanded to (batch, heads, L, L) and they are added)."""
+        mask_type, merged = None, None
+        if key_padding_mask is not None:
+            mask_type, merged = 1, key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                merged = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                merged = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+            if key_padding_mask is not None:
+                merged = merged + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
+        return merged, mask_type
 
     def extra_repr(self):
         return ""
@@ -354,7 +371,7 @@ class GroupedQueryAttention(Module):
         self.q_proj = Linear(embed_dim, embed_dim, bias=bias, **fk)
         self.k_proj = Linear(embed_dim, kv_dim, bias=bias, **fk)
         self.v_proj = Linear(embed_dim, kv_dim, bias=bias, **fk)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **fk)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **fk)
 
     def forward(self, query, key=None, value=None, attn_mask=None, key_padding_mask=None, is_causal=False):
         key = query if key is None else key

@@ -81,6 +81,27 @@ class PackedSequence(_PackedSequenceBase):
     def half(self):
         return self.to(dtype=lucid.float16)
 
+    def long(self):
+        return self.to(dtype=lucid.int64)
+
+    def int(self):
+        return self.to(dtype=lucid.int32)
+
+    def short(self):
+        return self.to(dtype=lucid.int16)
+
+    def char(self):
+        return self.to(dtype=lucid.int8)
+
+    def byte(self):
+        return self.to(dtype=lucid.uint8)
+
+    def pin_memory(self):
+        """data and the permutations pinned (batch_sizes stays as it is, as in torch)."""
+        pin = (lambda t: None if t is None else t.pin_memory())
+        return type(self)(self.data.pin_memory(), self.batch_sizes, pin(self.sorted_indices),
+                          pin(self.unsorted_indices))
+
     def is_pinned(self):
         return self.data.is_pinned()
 
