@@ -246,3 +246,17 @@ def run_isolated(code, timeout=None):
     env = dict(os.environ)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
                           timeout=timeout)
+
+
+def close(a, b, tol=1e-10):
+    """a (a lucid tensor or array) equals b (a torch tensor or array) within rtol = atol = tol, shapes equal
+    and NaNs at the same places: the nn tests' comparison against torch. bfloat16 torch tensors are read
+    as float32."""
+    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
+    if hasattr(b, "detach"):
+        b = b.detach()
+        b = (b.float() if str(b.dtype) == "torch.bfloat16" else b).numpy()
+    else:
+        b = np.asarray(b)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)

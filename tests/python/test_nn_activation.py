@@ -9,6 +9,7 @@ import lucid
 import lucid.nn as nn
 import lucid.nn.functional as F
 from lucid.autograd import gradcheck, gradgradcheck
+from helpers import close
 
 RNG = np.random.default_rng(11)
 
@@ -57,14 +58,6 @@ def sample(shape, kinks, scale=3.5):
 
 def tfn(torch, name):
     return getattr(torch.nn.functional, name)
-
-
-def close(a, b, tol):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().float().numpy() if hasattr(b, "detach") and str(b.dtype) == "torch.bfloat16" else (
-        b.detach().numpy() if hasattr(b, "detach") else np.asarray(b))
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a.astype(np.float64), b.astype(np.float64), rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("name,kw,kinks", CASES, ids=IDS)

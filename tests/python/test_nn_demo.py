@@ -8,6 +8,7 @@ import pytest
 import lucid
 import lucid.nn.functional as F
 from lucid.autograd import gradcheck, gradgradcheck
+from helpers import close
 
 RNG = np.random.default_rng(5)
 
@@ -15,13 +16,6 @@ RNG = np.random.default_rng(5)
 @pytest.fixture(scope="module")
 def torch():
     return pytest.importorskip("torch")
-
-
-def close(a, b, tol):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 TOL = {"float32": 1e-6, "float64": 1e-12}

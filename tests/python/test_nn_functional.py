@@ -8,19 +8,13 @@ import lucid
 import lucid.nn as nn
 import lucid.nn.functional as F
 from lucid.autograd import gradcheck, gradgradcheck
+from helpers import close
 
 RNG = np.random.default_rng(7)
 
 
 def arr(*shape):
     return RNG.standard_normal(shape)
-
-
-def close(a, b, tol=1e-10):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 CONV_CASES = [

@@ -11,6 +11,7 @@ import lucid
 import lucid.nn as nn
 import lucid.nn.functional as F
 from lucid.autograd import gradcheck, gradgradcheck
+from helpers import close
 
 RNG = np.random.default_rng(11)
 
@@ -25,13 +26,6 @@ def unif(lo, hi, *s):
 
 def signs(*s):
     return RNG.choice([-1.0, 1.0], s)
-
-
-def close(a, b, tol):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 def _mlm_target():

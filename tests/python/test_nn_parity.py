@@ -8,15 +8,9 @@ import pytest
 import lucid
 import lucid.nn as nn
 import lucid.nn.functional as F
+from helpers import close
 
 RNG = np.random.default_rng(5)
-
-
-def close(a, b, tol=1e-10):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 # ---- pooling's *_with_indices: a tuple whatever return_indices says (torch's convention)

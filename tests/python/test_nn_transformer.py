@@ -8,6 +8,7 @@ import pytest
 import lucid
 import lucid.nn as nn
 import lucid.nn.functional as F
+import helpers
 
 RNG = np.random.default_rng(7)
 pytestmark = pytest.mark.filterwarnings("ignore:Support for mismatched key_padding_mask")
@@ -18,10 +19,7 @@ def arr(*shape):
 
 
 def close(a, b, tol=1e-9):
-    a = a.detach().numpy() if isinstance(a, lucid.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if hasattr(b, "detach") else np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+    helpers.close(a, b, tol)
 
 
 def pair(torch, lmod, tmod):
