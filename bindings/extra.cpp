@@ -13,6 +13,9 @@ void init_extra(nb::module_& m) {
   m.def("fused_linear_act", [](const Tensor& x, const Tensor& w, std::optional<Tensor> b, const std::string& act) {
           return fused_linear_act(x, w, b ? &*b : nullptr, act);
         }, nb::arg("input"), nb::arg("weight"), nb::arg("bias") = nb::none(), nb::arg("activation") = "relu");
+  m.def("linear", [](const Tensor& x, const Tensor& w, std::optional<Tensor> b) {
+          return linear(x, w, b ? &*b : nullptr);
+        }, nb::arg("input"), nb::arg("weight"), nb::arg("bias") = nb::none());
 }
 
 LUCID_BINDINGS(init_extra)

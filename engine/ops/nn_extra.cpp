@@ -78,12 +78,13 @@ Tensor rope(const Tensor& x, const Tensor* positions, double base, bool interlea
 }
 
 Tensor fused_linear_act(const Tensor& x_in, const Tensor& w_in, const Tensor* b_in, const std::string& act_name) {
-  LUCID_CHECK(act_name == "relu" || act_name == "gelu" || act_name == "gelu_tanh", Value,
-              "[linear_act] unknown activation '" << act_name << "' (expected relu, gelu or gelu_tanh)");
+  LUCID_CHECK(act_name == "none" || act_name == "relu" || act_name == "gelu" || act_name == "gelu_tanh", Value,
+              "[linear_act] unknown activation '" << act_name << "' (expected none, relu, gelu or gelu_tanh)");
+  const bool ident = act_name == "none";  // F.linear itself: one GEMM + the bias epilogue, one node
   const bool relu = act_name == "relu";
   // relu's derivative is threshold(0, 0)'s; gelu's forward and derivatives are the activation family's
   const ActOp aop = relu ? ActOp::Threshold : act_name == "gelu" ? ActOp::Gelu : ActOp::GeluTanh;
-  const char* op = relu ? "linear_relu" : "linear_gelu";
+  const char* op = ident ? "linear" : relu ? "linear_relu" : "linear_gelu";
   LUCID_CHECK(x_in->dim() >= 1 && w_in->dim() == 2 && x_in->shape().back() == w_in->shape()[1], ShapeMismatch,
               "[" << op << "] expected input (..., in_features) and weight (out_features, in_features), got input "
                   << shape_str(x_in->shape()) << " and weight " << shape_str(w_in->shape()));
@@ -115,27 +116,34 @@ Tensor fused_linear_act(const Tensor& x_in, const Tensor& w_in, const Tensor* b_
   for (size_t i = 0; i + 1 < x->shape().size(); ++i) rows *= x->shape()[i];
   // relu works in place in its output (y > 0 exactly where z > 0); gelu keeps the pre-activation z
   Tensor y = TensorImpl::empty(out_shape, dt, dev);
-  Tensor z = relu ? y : TensorImpl::empty(out_shape, dt, dev);
+  Tensor z = relu || ident ? y : TensorImpl::empty(out_shape, dt, dev);
   if (y->numel()) {
     autograd::GradModeGuard no_grad(false);
     if (K) gemm_kernel(dev)(*view(z, {1, rows, N}), *reshape(x, {1, rows, K}), *unsqueeze(transpose(w, 0, 1), 0));
     else copy_into(z, zeros(out_shape, dt, dev));
     Tensor bc = has_b ? contiguous(b) : Tensor();
     if (relu || has_b) linear_act_epilogue_kernel(dev)(relu ? LinearAct::Relu : LinearAct::Identity, *z, bc.get());
-    if (!relu) activation_kernel(dev)(aop, ActParams{}, *y, *z);
+    if (!relu && !ident) activation_kernel(dev)(aop, ActParams{}, *y, *z);
   }
   const Shape x_shape = x->shape();
-  record(relu ? "LinearReluBackward0" : "LinearGeluBackward0", {&x, &w, has_b ? &b : nullptr}, {&y},
-         {SavedTensor(x, false), SavedTensor(w, false), relu ? SavedTensor(y, true) : SavedTensor(z, false),
-          SavedTensor(has_b && !relu ? b : Tensor(), false)},
-         [relu, aop, rows, K, N, has_b, x_shape](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+  record(ident ? "AddmmBackward0" : relu ? "LinearReluBackward0" : "LinearGeluBackward0", {&x, &w, has_b ? &b : nullptr},
+         {&y},
+         {SavedTensor(x, false), SavedTensor(w, false),
+          ident ? SavedTensor() : relu ? SavedTensor(y, true) : SavedTensor(z, false),
+          SavedTensor(has_b && !relu && !ident ? b : Tensor(), false)},
+         [ident, relu, aop, rows, K, N, has_b, x_shape](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            const Tensor &x = s[0], &w = s[1];
-           Tensor a = reshape(s[2], {rows, N});
-           if (!relu && autograd::grad_enabled()) {  // create_graph: z as a function of the inputs (relu'' = 0)
-             a = matmul(reshape(x, {rows, K}), transpose(w, 0, 1));
-             if (has_b) a = add(a, s[3]);
+           Tensor dz;
+           if (ident) {
+             dz = reshape(g[0], {rows, N});
+           } else {
+             Tensor a = reshape(s[2], {rows, N});
+             if (!relu && autograd::grad_enabled()) {  // create_graph: z as a function of the inputs (relu'' = 0)
+               a = matmul(reshape(x, {rows, K}), transpose(w, 0, 1));
+               if (has_b) a = add(a, s[3]);
+             }
+             dz = activation_backward(aop, reshape(g[0], {rows, N}), a, ActParams{}, 1);
            }
-           Tensor dz = activation_backward(aop, reshape(g[0], {rows, N}), a, ActParams{}, 1);
            std::vector<Tensor> out(3);
            if (n.needs_input_grad(0)) out[0] = reshape(matmul(dz, w), x_shape);
            if (n.needs_input_grad(1)) out[1] = matmul(transpose(dz, 0, 1), reshape(x, {rows, K}));
@@ -143,6 +151,17 @@ Tensor fused_linear_act(const Tensor& x_in, const Tensor& w_in, const Tensor* b_
            return out;
          });
   return y;
+}
+
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b) {
+  const Dtype dt = x->dtype();
+  const bool fused = x->device().is_cpu() && w->device().is_cpu() && is_floating(dt) && w->dtype() == dt &&
+                     w->dim() == 2 && x->dim() >= 1 && x->shape().back() == w->shape()[1] &&
+                     (!b || ((*b)->dtype() == dt && (*b)->device().is_cpu() && (*b)->dim() == 1 &&
+                             (*b)->shape()[0] == w->shape()[0]));
+  if (fused) return fused_linear_act(x, w, b, "none");
+  Tensor out = matmul(x, w->dim() == 2 ? transpose(w, 0, 1) : w);
+  return b ? add(out, *b) : out;
 }
 
 }  // namespace lucid

@@ -18,7 +18,12 @@ namespace lucid {
 Tensor rope(const Tensor& x, const Tensor* positions, double base, bool interleaved);
 
 // act(x @ w^T + b) with one GEMM and one fused bias + activation pass. x (..., in), w (out, in),
-// b (out) or null. act: "relu", "gelu" (erf form) or "gelu_tanh".
+// b (out) or null. act: "none", "relu", "gelu" (erf form) or "gelu_tanh".
 Tensor fused_linear_act(const Tensor& x, const Tensor& w, const Tensor* b, const std::string& act);
+
+// F.linear: x @ w^T + b. One GEMM with the bias epilogue and one autograd node (fused_linear_act with
+// "none") for floating CPU tensors of one dtype; otherwise matmul + add (CUDA, integers, mixed dtypes,
+// a 1-D weight), which also raise the typed errors of bad shapes.
+Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
 
 }  // namespace lucid

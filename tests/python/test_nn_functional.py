@@ -260,3 +260,44 @@ def test_dropout():
     assert m(x) is x
     with pytest.raises(ValueError):
         F.dropout(x, 1.5)
+
+
+# ---- F.linear: one GEMM + fused bias, one autograd node (the composed path for the rest)
+
+@pytest.mark.parametrize("xshape", [(5,), (4, 5), (2, 3, 5), (3, 5, 4)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_matches_torch_with_gradients(torch, xshape, bias):
+    x = RNG.standard_normal(xshape)
+    if xshape == (3, 5, 4):
+        x = x.transpose(0, 2, 1)  # a non-contiguous input
+    w, b = RNG.standard_normal((6, 5)), RNG.standard_normal(6)
+    lx, lw, lb = (lucid.tensor(v, requires_grad=True) for v in (x, w, b))
+    tx, tw, tb = (torch.tensor(v, requires_grad=True) for v in (x, w, b))
+    ly = F.linear(lx, lw, lb if bias else None)
+    ty = torch.nn.functional.linear(tx, tw, tb if bias else None)
+    close(ly, ty)
+    g = RNG.standard_normal(ty.shape)
+    ly.backward(lucid.tensor(g))
+    ty.backward(torch.tensor(g))
+    close(lx.grad, tx.grad)
+    close(lw.grad, tw.grad)
+    if bias:
+        close(lb.grad, tb.grad)
+    else:
+        assert lb.grad is None
+    assert gradcheck(lambda x, w, b: F.linear(x, w, b if bias else None), (lx, lw, lb))
+    assert gradgradcheck(lambda x, w, b: F.linear(x, w, b if bias else None), (lx, lw, lb))
+
+
+def test_linear_float32_integer_and_errors(torch):
+    x, w, b = RNG.standard_normal((7, 3)), RNG.standard_normal((2, 3)), RNG.standard_normal(2)
+    close(F.linear(lucid.tensor(x, dtype=lucid.float32), lucid.tensor(w, dtype=lucid.float32),
+                   lucid.tensor(b, dtype=lucid.float32)), x @ w.T + b, 1e-5)
+    xi, wi = lucid.tensor([[1, 2, 3]]), lucid.tensor([[1, 0, 1], [2, 2, 2]])  # integers: the composed path
+    assert F.linear(xi, wi).tolist() == [[4, 12]]
+    with pytest.raises(lucid.ShapeMismatch):
+        F.linear(lucid.ones(2, 4), lucid.ones(3, 5))
+    with pytest.raises(lucid.ShapeMismatch):
+        F.linear(lucid.ones(2, 5), lucid.ones(3, 5), lucid.ones(4))
+    with pytest.raises(lucid.LucidError):
+        F.linear(lucid.ones(2, 5), lucid.ones(3, 5, dtype=lucid.float64))
