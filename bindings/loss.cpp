@@ -12,7 +12,7 @@ void init_loss(nb::module_& m) {
   static const struct { const char* name; LossOp op; } losses[] = {
       {"mse_loss", LossOp::Mse},   {"l1_loss", LossOp::L1},   {"smooth_l1_loss", LossOp::SmoothL1},
       {"huber_loss", LossOp::Huber}, {"binary_cross_entropy", LossOp::Bce},
-      {"binary_cross_entropy_with_logits", LossOp::BceWithLogits},
+      {"binary_cross_entropy_with_logits", LossOp::BceWithLogits}, {"soft_margin_loss", LossOp::SoftMargin},
   };
   for (const auto& l : losses) {
     const LossOp op = l.op;

@@ -31,20 +31,21 @@ bool vanishes(LossOp op, int i, int j) {
     case LossOp::SmoothL1: case LossOp::Huber: return k >= 3;
     case LossOp::Bce: return j >= 2;
     case LossOp::BceWithLogits: return j >= 2 || (j == 1 && k >= 3);
+    case LossOp::SoftMargin: return false;
   }
   return false;
 }
 
 const char* backward_name(LossOp op) {
   static const char* names[] = {"MseLossBackward0", "L1LossBackward0", "SmoothL1LossBackward0", "HuberLossBackward0",
-                                "BinaryCrossEntropyBackward0", "BinaryCrossEntropyWithLogitsBackward0"};
+                                "BinaryCrossEntropyBackward0", "BinaryCrossEntropyWithLogitsBackward0", "SoftMarginLossBackward0"};
   return names[int(op)];
 }
 const char* double_backward_name(LossOp op) {
   static const char* names[] = {"MseLossBackwardBackward0", "L1LossBackwardBackward0",
                                 "SmoothL1LossBackwardBackward0", "HuberLossBackwardBackward0",
                                 "BinaryCrossEntropyBackwardBackward0",
-                                "BinaryCrossEntropyWithLogitsBackwardBackward0"};
+                                "BinaryCrossEntropyWithLogitsBackwardBackward0", "SoftMarginLossBackwardBackward0"};
   return names[int(op)];
 }
 
@@ -52,7 +53,7 @@ const char* double_backward_name(LossOp op) {
 
 const char* loss_name(LossOp op) {
   static const char* names[] = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
-                                "binary_cross_entropy_with_logits"};
+                                "binary_cross_entropy_with_logits", "soft_margin_loss"};
   return names[int(op)];
 }
 

@@ -375,8 +375,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if lucid.broadcast_shapes(_size(input), _size(target)) != _size(input):
         raise lucid.ShapeMismatch(f"[soft_margin_loss] the target of shape {_size(target)} must broadcast to the "
                                   f"input's shape {_size(input)}")
-    from lucid.nn.functional import logsigmoid
-    return _reduce(-logsigmoid(target * input), reduction)
+    return _C.soft_margin_loss(input, target, None, reduction, 0.0)
 
 
 def _pairwise_distance(x1, x2, p=2.0, eps=1e-6):

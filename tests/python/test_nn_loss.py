@@ -280,6 +280,17 @@ def test_second_derivative_target(torch):
             close(u, v, 1e-9)
 
 
+def test_soft_margin_fused_target_grads():
+    # one fused node; float64 gradcheck/gradgradcheck in input AND a real-valued target (torch refuses the target)
+    x, t = unif(-2, 2, 6), unif(-1.5, 1.5, 6)
+    lx, lt = lucid.tensor(x, requires_grad=True), lucid.tensor(t, requires_grad=True)
+    assert "SoftMarginLossBackward0" in repr(F.soft_margin_loss(lx, lt, reduction="none").grad_fn)
+    for red in ("none", "mean", "sum"):
+        f = lambda a, b, red=red: F.soft_margin_loss(a, b, reduction=red)
+        assert gradcheck(f, (lx, lt))
+        assert gradgradcheck(f, (lx, lt))
+
+
 # ---- composed losses: shapes, rules and errors
 
 def test_kl_div_batchmean_zero_target_and_warning(torch):

@@ -65,6 +65,15 @@ inline T D(T x, T t, T a) {
     } else {
       return T(0);
     }
+  } else if constexpr (OP == L::SoftMargin) {  // softplus(-t x); sv = sigmoid(-t x)
+    const T u = -t * x;
+    if constexpr (I == 0 && J == 0) return (u > T(0) ? u : T(0)) + std::log1p(std::exp(-std::abs(u)));
+    const T sv = sigm(u);
+    if constexpr (I == 1 && J == 0) return -t * sv;
+    else if constexpr (I == 0 && J == 1) return -x * sv;
+    else if constexpr (I == 2 && J == 0) return t * t * sv * (T(1) - sv);
+    else if constexpr (I == 1 && J == 1) return -sv + t * x * sv * (T(1) - sv);
+    else return x * x * sv * (T(1) - sv);
   } else {  // BceWithLogits
     if constexpr (I == 0 && J == 0) {
       const T m = x < T(0) ? -x : T(0);
@@ -132,6 +141,7 @@ void run(LossOp op, const LossParams& p, int i, int j, const TensorImpl& out, co
     case LossOp::Huber: return run_op<LossOp::Huber, T>(p, i, j, out, g, x, t);
     case LossOp::Bce: return run_op<LossOp::Bce, T>(p, i, j, out, g, x, t);
     case LossOp::BceWithLogits: return run_op<LossOp::BceWithLogits, T>(p, i, j, out, g, x, t);
+    case LossOp::SoftMargin: return run_op<LossOp::SoftMargin, T>(p, i, j, out, g, x, t);
   }
 }
 

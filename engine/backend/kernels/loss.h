@@ -16,6 +16,7 @@ enum class LossOp : uint8_t {
   Huber,           // a: delta
   Bce,             // -(t log x + (1 - t) log(1 - x)), logs clamped at -100
   BceWithLogits,   // (1 - t) x + log(1 + exp(-x)), stable form
+  SoftMargin,      // log(1 + exp(-t x)), stable form
 };
 
 struct LossParams {
