@@ -303,14 +303,19 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         lo, hi = int(t.amin()), int(t.amax())
         if lo < 0 or hi >= C:
             raise IndexError(f"multi_margin_loss: target {lo if lo < 0 else hi} is out of bounds for {C} classes")
+    if weight is not None and (weight.dim() != 1 or weight.shape[0] != C):
+        raise lucid.ShapeMismatch(f"multi_margin_loss: weight must be a 1-D tensor of {C} class weights, got "
+                                  f"shape {_size(weight)}")
+    if x.device.type == "cpu" and not (weight is not None and weight.requires_grad):
+        loss = _C.multi_margin_loss(x, t, int(p), float(margin), weight, "none")   # fused (N,) per sample
+        if input.dim() == 1:
+            loss = loss.reshape(())
+        return _reduce(loss, reduction)
     xy = x.gather(1, t.reshape(-1, 1))
     z = lucid.relu(margin - xy + x)
     if p == 2:
         z = z * z
     if weight is not None:
-        if weight.dim() != 1 or weight.shape[0] != C:
-            raise lucid.ShapeMismatch(f"multi_margin_loss: weight must be a 1-D tensor of {C} class weights, got "
-                                      f"shape {_size(weight)}")
         z = z * weight.gather(0, t).reshape(-1, 1)
     other = 1 - lucid.one_hot(t, C).to(x.dtype)
     loss = (z * other).sum(1) / C

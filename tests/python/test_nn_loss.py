@@ -291,6 +291,24 @@ def test_soft_margin_fused_target_grads():
         assert gradgradcheck(f, (lx, lt))
 
 
+@pytest.mark.parametrize("p", [1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_multi_margin_fused(torch, p, weighted):
+    # one fused node (MultiMarginLossBackward0); values, gradients against torch; float64 gradcheck/gradgradcheck
+    x, t, w = RNG.standard_normal((5, 4)) * 0.7, RNG.integers(0, 4, 5), RNG.random(4) + 0.5
+    lw, tw = (lucid.tensor(w), torch.tensor(w)) if weighted else (None, None)
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    for red in ("none", "mean", "sum"):
+        out = F.multi_margin_loss(lx, lucid.tensor(t), p=p, margin=0.8, weight=lw, reduction=red)
+        ref = torch.nn.functional.multi_margin_loss(tx, torch.tensor(t), p=p, margin=0.8, weight=tw, reduction=red)
+        close(out, ref, 1e-12)
+        close(lucid.autograd.grad(out.sum(), (lx,))[0], torch.autograd.grad(ref.sum(), (tx,))[0], 1e-12)
+        f = lambda a, red=red: F.multi_margin_loss(a, lucid.tensor(t), p=p, margin=0.8, weight=lw, reduction=red)
+        assert gradcheck(f, (lx,))
+        assert gradgradcheck(f, (lx,))
+    assert "MultiMarginLossBackward0" in repr(F.multi_margin_loss(lx, lucid.tensor(t), p=p, reduction="none").grad_fn)
+
+
 # ---- composed losses: shapes, rules and errors
 
 def test_kl_div_batchmean_zero_target_and_warning(torch):
