@@ -11,6 +11,8 @@ namespace lucid::py {
 void init_loss_margin(nb::module_& m) {
   m.def("multi_margin_loss", &multi_margin_loss, nb::arg("input"), nb::arg("target"), nb::arg("p") = 1,
         nb::arg("margin") = 1.0, nb::arg("weight").none() = nb::none(), nb::arg("reduction") = "mean");
+  m.def("multilabel_margin_loss", &multilabel_margin_loss, nb::arg("input"), nb::arg("target"),
+        nb::arg("reduction") = "mean");
 }
 
 LUCID_BINDINGS(init_loss_margin)

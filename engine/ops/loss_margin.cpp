@@ -59,7 +59,57 @@ Tensor multi_margin_backward(const Tensor& g_in, const Tensor& x, const Tensor& 
   return gx;
 }
 
+Tensor multilabel_margin_backward(const Tensor& g_in, const Tensor& x, const Tensor& t) {
+  Tensor g = contiguous(g_in->dtype() == x->dtype() ? g_in : cast(g_in, x->dtype()));
+  if (g->shape() != Shape{x->shape()[0]}) g = contiguous(expand(g, {x->shape()[0]}, "multilabel_margin_loss"));
+  Tensor gx = TensorImpl::empty(x->shape(), x->dtype(), x->device());
+  multilabel_margin_backward_kernel(x->device())(*gx, *g, *x, *t);
+  record("MultilabelMarginLossBackwardBackward0", {&g, &x}, {&gx}, {SavedTensor(x, false)},
+         [t](Node& n, std::vector<Tensor>& gr, std::vector<Tensor>& s) {
+           Tensor dg, dx;
+           const Tensor& xs = s[0];
+           if (n.needs_input_grad(0)) {
+             Tensor unit = multilabel_margin_backward(ones({xs->shape()[0]}, xs->dtype(), xs->device()), xs, t);
+             dg = sum(mul(gr[0], unit), std::vector<int64_t>{1});
+           }
+           if (n.needs_input_grad(1)) dx = zeros(xs->shape(), xs->dtype(), xs->device());
+           return std::vector<Tensor>{dg, dx};
+         });
+  return gx;
+}
+
 }  // namespace
+
+Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target, const std::string& reduction) {
+  LUCID_CHECK(reduction == "none" || reduction == "mean" || reduction == "sum", Value,
+              reduction << " is not a valid value for reduction");
+  LUCID_CHECK(input->device().is_cpu() && target->device().is_cpu(), NotImplemented,
+              "[multilabel_margin_loss] is implemented on CPU only");
+  LUCID_CHECK(is_floating(input->dtype()), DtypeMismatch,
+              "[multilabel_margin_loss] expected a floating-point input, got " << dtype_name(input->dtype()));
+  LUCID_CHECK(input->dim() == 2 && target->shape() == input->shape(), ShapeMismatch,
+              "[multilabel_margin_loss] expected input (N, C) and target (N, C), got "
+                  << shape_str(input->shape()) << " and " << shape_str(target->shape()));
+  const Dtype dt = input->dtype();
+  if (dt == Dtype::F16 || dt == Dtype::BF16)
+    return cast(multilabel_margin_loss(cast(input, Dtype::F32), target, reduction), dt);
+  const int64_t N = input->shape()[0], C = input->shape()[1];
+  Tensor x = contiguous(input);
+  Tensor t = contiguous(cast(target, Dtype::I64));
+  {
+    const int64_t* tp = static_cast<const int64_t*>(t->data_ptr());
+    for (int64_t i = 0; i < N * C; ++i)
+      LUCID_CHECK(tp[i] >= -1 && tp[i] < C, Index,
+                  "[multilabel_margin_loss] target " << tp[i] << " is out of bounds for " << C << " classes");
+  }
+  Tensor out = TensorImpl::empty({N}, dt, x->device());
+  multilabel_margin_kernel(x->device())(*out, *x, *t);
+  record("MultilabelMarginLossBackward0", {&x}, {&out}, {SavedTensor(x, false)},
+         [t](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           return std::vector<Tensor>{multilabel_margin_backward(g[0], s[0], t)};
+         });
+  return reduce_by(out, reduction);
+}
 
 Tensor multi_margin_loss(const Tensor& input, const Tensor& target, int p, double margin,
                          const std::optional<Tensor>& weight, const std::string& reduction) {

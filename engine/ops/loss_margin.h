@@ -14,4 +14,9 @@ namespace lucid {
 Tensor multi_margin_loss(const Tensor& x, const Tensor& t, int p, double margin, const std::optional<Tensor>& weight,
                          const std::string& reduction);
 
+// x (N, C) floating, t int64 (N, C) of classes in [-1, C) (each row's targets end at its first -1);
+// reduction as above. Node MultilabelMarginLossBackward0 (fused backward kernel; the loss is
+// piecewise linear, so the backward's own vjp is zero in x and the unit gradient in g).
+Tensor multilabel_margin_loss(const Tensor& x, const Tensor& t, const std::string& reduction);
+
 }  // namespace lucid

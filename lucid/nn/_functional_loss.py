@@ -343,6 +343,11 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         if lo < -1 or hi >= C:
             raise IndexError(f"multilabel_margin_loss: target {lo if lo < -1 else hi} is out of bounds for "
                              f"{C} classes")
+    if x.device.type == "cpu":
+        loss = _C.multilabel_margin_loss(x, t, "none")                  # fused (N,) per sample
+        if input.dim() < 2:
+            loss = loss.reshape(())
+        return _reduce(loss, reduction)
     with lucid.no_grad():
         valid = (1 - _is(t.to(x.dtype), -1.0)).cumprod(1)            # (N, C): before the first -1
         idx = (t * valid.to(lucid.int64))                             # invalid slots point at class 0

@@ -309,6 +309,24 @@ def test_multi_margin_fused(torch, p, weighted):
     assert "MultiMarginLossBackward0" in repr(F.multi_margin_loss(lx, lucid.tensor(t), p=p, reduction="none").grad_fn)
 
 
+def test_multilabel_margin_fused(torch):
+    # one fused node; -1 padding (first -1 ends the targets), duplicate targets; values, gradients, double backward
+    x = RNG.standard_normal((4, 5)) * 0.7
+    t = np.array([[3, 0, -1, 1, 2], [1, 1, 2, -1, -1], [-1, 2, 3, 0, 0], [0, 1, 2, 3, 4]])
+    lx, tx = lucid.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    for red in ("none", "mean", "sum"):
+        out = F.multilabel_margin_loss(lx, lucid.tensor(t), reduction=red)
+        ref = torch.nn.functional.multilabel_margin_loss(tx, torch.tensor(t), reduction=red)
+        close(out, ref, 1e-12)
+        close(lucid.autograd.grad(out.sum(), (lx,))[0], torch.autograd.grad(ref.sum(), (tx,))[0], 1e-12)
+        f = lambda a, red=red: F.multilabel_margin_loss(a, lucid.tensor(t), reduction=red)
+        assert gradcheck(f, (lx,))
+        assert gradgradcheck(f, (lx,))
+    assert "MultilabelMarginLossBackward0" in repr(F.multilabel_margin_loss(lx, lucid.tensor(t), reduction="none").grad_fn)
+    close(F.multilabel_margin_loss(lucid.tensor(x[0]), lucid.tensor(t[0])),
+          torch.nn.functional.multilabel_margin_loss(torch.tensor(x[0]), torch.tensor(t[0])), 1e-12)
+
+
 # ---- composed losses: shapes, rules and errors
 
 def test_kl_div_batchmean_zero_target_and_warning(torch):

@@ -1,6 +1,8 @@
 // CPU kernels of the margin losses (backend/kernels/loss_margin.h): one pass per sample, samples in
 // parallel; float32 and float64.
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/loss_margin.h"
@@ -63,6 +65,58 @@ void mm_backward(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& x,
   });
 }
 
+// One sample of the multilabel margin loss: with G null the loss, else the gradient row scaled by gn.
+template <typename T>
+T ml_row(const T* r, const int64_t* tr, int64_t C, std::vector<char>& is_t, T* G, T gn) {
+  int64_t k = 0;
+  std::fill(is_t.begin(), is_t.end(), 0);
+  while (k < C && tr[k] >= 0) is_t[size_t(tr[k++])] = 1;
+  const T c = gn / T(C);
+  if (G) std::fill(G, G + C, T(0));
+  T s = 0;
+  for (int64_t d = 0; d < k; ++d) {
+    const int64_t j = tr[d];
+    const T xj = r[j];
+    for (int64_t i = 0; i < C; ++i) {
+      if (is_t[size_t(i)]) continue;
+      const T z = T(1) - xj + r[i];
+      if (z > T(0)) {
+        if (G) { G[i] += c; G[j] -= c; }
+        else s += z;
+      }
+    }
+  }
+  return s / T(C);
+}
+
+template <typename T>
+void ml_run(const TensorImpl* gx, const TensorImpl* g, const TensorImpl* out, const TensorImpl& x,
+            const TensorImpl& t) {
+  const int64_t N = x.shape()[0], C = x.shape()[1];
+  const T* xp = static_cast<const T*>(x.data_ptr());
+  const int64_t* tp = static_cast<const int64_t*>(t.data_ptr());
+  const T* gp = g ? static_cast<const T*>(g->data_ptr()) : nullptr;
+  T* G = gx ? static_cast<T*>(gx->data_ptr()) : nullptr;
+  T* o = out ? static_cast<T*>(out->data_ptr()) : nullptr;
+  parallel_for(0, N, 1 + kGrainSize / (C * C + 1), [&](int64_t lo, int64_t hi) {
+    std::vector<char> is_t(static_cast<size_t>(C));
+    for (int64_t n = lo; n < hi; ++n) {
+      const T v = ml_row<T>(xp + n * C, tp + n * C, C, is_t, G ? G + n * C : nullptr, gp ? gp[n] : T(1));
+      if (o) o[n] = v;
+    }
+  });
+}
+
+void multilabel_margin(const TensorImpl& out, const TensorImpl& x, const TensorImpl& t) {
+  if (x.dtype() == Dtype::F64) ml_run<double>(nullptr, nullptr, &out, x, t);
+  else ml_run<float>(nullptr, nullptr, &out, x, t);
+}
+
+void multilabel_margin_backward(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& x, const TensorImpl& t) {
+  if (x.dtype() == Dtype::F64) ml_run<double>(&gx, &g, nullptr, x, t);
+  else ml_run<float>(&gx, &g, nullptr, x, t);
+}
+
 void multi_margin(const TensorImpl& out, const TensorImpl& x, const TensorImpl& t, const TensorImpl* w, int p,
                   double margin) {
   if (x.dtype() == Dtype::F64) mm_forward<double>(out, x, t, w, p, margin);
@@ -79,5 +133,7 @@ void multi_margin_backward(const TensorImpl& gx, const TensorImpl& g, const Tens
 
 LUCID_REGISTER_KERNEL(multi_margin_kernel, CPU, &multi_margin)
 LUCID_REGISTER_KERNEL(multi_margin_backward_kernel, CPU, &multi_margin_backward)
+LUCID_REGISTER_KERNEL(multilabel_margin_kernel, CPU, &multilabel_margin)
+LUCID_REGISTER_KERNEL(multilabel_margin_backward_kernel, CPU, &multilabel_margin_backward)
 
 }  // namespace lucid::cpu

@@ -17,4 +17,11 @@ LUCID_DECLARE_KERNEL(multi_margin_backward_kernel,
                      void (*)(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& x, const TensorImpl& t,
                               const TensorImpl* w, int p, double margin))
 
+// Multilabel: t int64 (N, C), sample n's target classes are t[n, :k) before its first -1.
+// out (N,): sum over target slots j and non-target classes c of max(0, 1 - x[j] + x[c]) / C.
+LUCID_DECLARE_KERNEL(multilabel_margin_kernel, void (*)(const TensorImpl& out, const TensorImpl& x, const TensorImpl& t))
+// gx (N, C) = g[n] * d out[n] / d x[n, :].
+LUCID_DECLARE_KERNEL(multilabel_margin_backward_kernel,
+                     void (*)(const TensorImpl& gx, const TensorImpl& g, const TensorImpl& x, const TensorImpl& t))
+
 }  // namespace lucid
