@@ -13,6 +13,7 @@
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/index_mask.h"
 #include "ops/complex.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
@@ -831,6 +832,7 @@ Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sou
 // ---- advanced indexing
 
 Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  if (Tensor r = index_by_mask(self, indices)) return r;
   return index_planned(self, expand_indices(self, indices, "index"));
 }
 
