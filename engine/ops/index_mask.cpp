@@ -2,7 +2,7 @@
 // nonzero() coordinates and a gather through them.
 #include "ops/index_mask.h"
 
-#include "backend/kernels/index_mask.h"
+#include "backend/kernels/index_fused.h"
 #include "backend/kernels/indexing.h"
 #include "ops/creation.h"
 #include "ops/graph.h"

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "backend/common/iter.h"
+#include "backend/cpu/index_util.h"
 #include "backend/cpu/parallel.h"
-#include "backend/kernels/index_mask.h"
+#include "backend/kernels/index_fused.h"
 #include "backend/kernels/indexing.h"
 
 namespace lucid::cpu {
@@ -90,16 +91,6 @@ void count_then_write(int64_t n, int64_t cap, Count&& count, Write&& write) {
 
 // ---- masked_select
 
-// A plain type of each element width: selection copies bytes.
-template <size_t W>
-struct Bytes {
-  unsigned char b[W];
-};
-template <size_t W>
-using Word = std::conditional_t<W == 1, uint8_t,
-             std::conditional_t<W == 2, uint16_t,
-             std::conditional_t<W == 4, uint32_t, std::conditional_t<W == 8, uint64_t, Bytes<W>>>>>;
-
 template <typename U>
 struct SelectCursor {
   U* out;
@@ -148,14 +139,7 @@ void masked_select_w(const TensorImpl& out, const TensorImpl& in, const TensorIm
 
 void masked_select(const TensorImpl& out, const TensorImpl& in, const TensorImpl& mask) {
   if (out.numel() == 0 || in.numel() == 0) return;
-  switch (in.element_size()) {
-    case 1: return masked_select_w<Word<1>>(out, in, mask);
-    case 2: return masked_select_w<Word<2>>(out, in, mask);
-    case 4: return masked_select_w<Word<4>>(out, in, mask);
-    case 8: return masked_select_w<Word<8>>(out, in, mask);
-    case 16: return masked_select_w<Word<16>>(out, in, mask);
-    default: LUCID_FAIL(NotImplemented, "[masked_select] elements of " << in.element_size() << " bytes");
-  }
+  dispatch_width(in.element_size(), "masked_select", [&]<typename U>() { masked_select_w<U>(out, in, mask); });
 }
 
 // ---- nonzero
