@@ -84,5 +84,5 @@ def transformer_rows(device, quick):
                 check=False)]
 
 
-def all_attn_rows(device, quick):
-    return sdpa_rows(device, quick) + transformer_rows(device, quick)
+def all_attn_rows(device, quick, training=True):
+    return sdpa_rows(device, quick) + (transformer_rows(device, quick) if training else [])
