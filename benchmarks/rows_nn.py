@@ -188,8 +188,3 @@ def activation_rows(device, quick):
 
     rows.append(Row("elementwise", f"gelu fwd+bwd {n}", fb_lucid, fb_torch, bytes_moved=20 * n, check=False))
     return rows
-
-
-def all_nn_rows(device, quick, training=True):
-    return overhead_nn_rows(device) + activation_rows(device, quick) + norm_rows(device, quick) + \
-        conv_rows(device, quick) + (training_rows(device, quick) if training else [])

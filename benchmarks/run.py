@@ -42,6 +42,12 @@ def context(device, threads):
     return ctx
 
 
+def _cuda_sync():
+    """Waits for both libraries' queued GPU work (each has its own stream)."""
+    lucid.cuda.synchronize()
+    torch.cuda.synchronize()
+
+
 def ceilings(device, quick, dtype="float32"):
     n = 1 << (22 if quick else 24)
     if device == "cuda":
@@ -49,7 +55,7 @@ def ceilings(device, quick, dtype="float32"):
     dev, ldt, tdt = device, getattr(lucid, dtype), getattr(torch, dtype)
     a, b, c = (lucid.rand(n, device=dev, dtype=ldt) for _ in range(3))
     ta, tb, tc = (torch.rand(n, device=dev, dtype=tdt) for _ in range(3))
-    sync = lucid.cuda.synchronize if device == "cuda" else None
+    sync = _cuda_sync if device == "cuda" else None
     lt, tt = measure(lambda: lucid.add(b, c, alpha=3.0), lambda: torch.add(tb, tc, alpha=3.0), trials=3, sync=sync)
     triad = 3 * a.element_size() * n / min(lt, tt) / 1e9
     m = 2048 if not quick else 1024
@@ -113,7 +119,7 @@ def main():
         thread_sets = [args.threads] if args.threads else sorted({1, lucid_cores})
     dtypes = (args.dtypes or ("float32,bfloat16" if args.device == "cuda" else "float32")).split(",")
     report = {"rows": []}
-    sync = lucid.cuda.synchronize if args.device == "cuda" else None
+    sync = _cuda_sync if args.device == "cuda" else None
     for threads in thread_sets:
         lucid.set_num_threads(threads)
         torch.set_num_threads(threads)
