@@ -118,18 +118,14 @@ def all_rows(device, quick, training=True):
     from rows_reduce import all_reduce_rows
     from rows_indexing import all_indexing_rows
     from rows_attn import sdpa_rows, transformer_rows
-    groups = [lambda: overhead_rows(device), lambda: elementwise_rows(device, quick),
-              lambda: reduction_rows(device, quick), lambda: all_reduce_rows(device, quick),
-              lambda: gemm_rows(device, quick), lambda: overhead_nn_rows(device),
-              lambda: activation_rows(device, quick), lambda: norm_rows(device, quick),
-              lambda: conv_rows(device, quick), lambda: all_sorting_rows(device, quick),
-              lambda: all_indexing_rows(device, quick), lambda: sdpa_rows(device, quick)]
+    groups = [overhead_rows, elementwise_rows, reduction_rows, all_reduce_rows, gemm_rows, overhead_nn_rows,
+              activation_rows, norm_rows, conv_rows, all_sorting_rows, all_indexing_rows, sdpa_rows]
     if training:
-        groups += [lambda: training_rows(device, quick), lambda: transformer_rows(device, quick)]
+        groups += [training_rows, transformer_rows]
     rows = []
     for build in groups:
         try:
-            rows += build()
+            rows += build(device) if build in (overhead_rows, overhead_nn_rows) else build(device, quick)
         except NotImplementedError as e:
-            print(f"  (rows of {build.__code__.co_names[0]} not on {device} yet: {str(e).splitlines()[0][:70]})")
+            print(f"  ({build.__name__} not on {device} yet: {str(e).splitlines()[0][:70]})")
     return rows
