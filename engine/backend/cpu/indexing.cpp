@@ -85,6 +85,12 @@ void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorIm
           for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a[k]);
           return;
         }
+        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == 0) {  // one target row, one value (x[idx] = v, index_fill)
+          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
+          const T a = *reinterpret_cast<const T*>(p[1]);
+          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a);
+          return;
+        }
         for (int64_t k = 0; k < n; ++k) {
           const int64_t j = *reinterpret_cast<const int64_t*>(p[2] + k * st[2]);
           apply<OP, T>(*reinterpret_cast<T*>(p[0] + k * st[0] + j * mult), *reinterpret_cast<const T*>(p[1] + k * st[1]));
