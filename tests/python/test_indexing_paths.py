@@ -270,3 +270,48 @@ def test_histc_nan_and_constant():
         lucid.histc(lucid.tensor([1.0, float("nan"), 2.0]))
     same(lucid.histc(lucid.full((5,), 2.0), bins=4), torch.histc(torch.full((5,), 2.0), bins=4))
     same(lucid.histc(lucid.zeros(0), bins=3), torch.histc(torch.zeros(0), bins=3))
+
+
+# ---------------------------------------------------------------------------------------------
+# index_add along dim 0 (each thread copies and updates its own rows)
+
+
+@pytest.mark.parametrize("shape,k", [((512, 512), 256), ((5,), 9), ((7, 3), 20), ((300, 2, 130), 400), ((1, 4), 2),
+                                     ((0, 3), 0), ((4, 0), 3), ((70000,), 5000)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool", "complex64"])
+def test_index_add_rows(threads, shape, k, dtype):
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal(shape) * 3).astype(np.float32)
+    s = (rng.standard_normal((k,) + shape[1:]) * 3).astype(np.float32)
+    idx = rng.integers(0, shape[0], k) if shape[0] else np.zeros(0, dtype=np.int64)  # with duplicates
+    lx, tx = lucid.tensor(x).to(getattr(lucid, dtype)), torch.tensor(x).to(getattr(torch, dtype))
+    ls, ts = lucid.tensor(s).to(getattr(lucid, dtype)), torch.tensor(s).to(getattr(torch, dtype))
+    li, ti = pair(idx)
+    for alpha in (1, 2) if dtype != "bool" else (1,):
+        same(lx.index_add(0, li, ls, alpha=alpha), tx.index_add(0, ti, ts, alpha=alpha))
+    if len(shape) >= 2 and shape[1] > 1:  # non-contiguous source, and along dim 1: the general path
+        same(lx.index_add(0, li, ls.transpose(0, 1).contiguous().transpose(0, 1)),
+             tx.index_add(0, ti, ts.transpose(0, 1).contiguous().transpose(0, 1)))
+        j = rng.integers(0, shape[1], 3)
+        src = lucid.tensor(np.take(x, [0, 1, 0], axis=1)).to(getattr(lucid, dtype))
+        same(lx.index_add(1, lucid.tensor(j), src), tx.index_add(1, torch.tensor(j), torch.tensor(src.numpy())))
+
+
+def test_index_add_rows_index_forms_and_errors():
+    x, t = lucid.zeros(5, 3), torch.zeros(5, 3)
+    same(x.index_add(0, lucid.tensor([1, 1, 4], dtype=lucid.int32), lucid.ones(3, 3)),
+         t.index_add(0, torch.tensor([1, 1, 4], dtype=torch.int32), torch.ones(3, 3)))
+    same(x.index_add(0, lucid.tensor(2), lucid.ones(1, 3)), t.index_add(0, torch.tensor(2), torch.ones(1, 3)))
+    same(x.index_add(0, lucid.tensor([4, 0, 4, 2])[::2], lucid.ones(2, 3)),
+         t.index_add(0, torch.tensor([4, 0, 4, 2])[::2], torch.ones(2, 3)))
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 5"):
+        x.index_add(0, lucid.tensor([0, 5]), lucid.ones(2, 3))
+    assert (x.numpy() == 0).all()
+
+
+def test_index_add_rows_backward():
+    rng = np.random.default_rng(14)
+    x = lucid.tensor(rng.standard_normal((6, 4)), requires_grad=True)
+    s = lucid.tensor(rng.standard_normal((5, 4)), requires_grad=True)
+    idx = lucid.tensor([0, 5, 0, 2, 5])
+    assert lucid.autograd.gradcheck(lambda a, b: a.index_add(0, idx, b, alpha=3), (x, s))
