@@ -1,0 +1,359 @@
+// lucid's float32 GEMM (backend/cpu/sgemm.h). BLIS loop order: blocks of NC columns of B, blocks of KC
+// of the inner dimension (one packed B block, KC x NC, shared by the threads), blocks of MC rows of A
+// (packed per thread, MC x KC: L2), then the micro-kernel over MR x NR tiles of C: MR rows of A
+// broadcast against NR = 16 * NV columns of B held in NV zmm registers, MR * NV accumulators.
+// Packed panels are k-major: A panels MR floats per k, B panels NR floats per k (zero-padded).
+#include "backend/cpu/sgemm.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include <sched.h>
+#include <utility>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "backend/cpu/isa.h"
+
+#define LUCID_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+
+namespace lucid::cpu {
+
+namespace {
+
+#ifndef SG_MR
+#define SG_MR 14
+#endif
+#ifndef SG_NV
+#define SG_NV 2
+#endif
+#ifndef SG_KC
+#define SG_KC 256
+#endif
+#ifndef SG_MC
+#define SG_MC 168
+#endif
+
+constexpr int MR = SG_MR, NV = SG_NV, NR = 16 * NV;
+constexpr int64_t KC = SG_KC, MC = SG_MC;
+static_assert(MR <= 16 && MC % MR == 0, "sgemm blocking");
+
+// A 64-byte aligned scratch buffer per thread, grown on demand.
+struct Buf {
+  float* p = nullptr;
+  size_t n = 0;
+  ~Buf() { std::free(p); }
+  float* get(size_t want) {
+    if (want > n) {
+      std::free(p);
+      n = (want + 15) / 16 * 16;
+      p = static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)));
+    }
+    return p;
+  }
+};
+thread_local Buf t_apack, t_bpack;
+
+inline __mmask16 lanes(int64_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
+
+// In-register 16 x 16 transpose: r[i] lane j -> r[j] lane i.
+LUCID_AVX512 inline void transpose16(__m512 r[16]) {
+  __m512 t[16];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    r[4 * i] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0x88);
+    t[4 + i] = _mm512_shuffle_f32x4(r[i], r[4 + i], 0xDD);
+    t[8 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0x88);
+    t[12 + i] = _mm512_shuffle_f32x4(r[8 + i], r[12 + i], 0xDD);
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0x88);
+    r[8 + i] = _mm512_shuffle_f32x4(t[i], t[8 + i], 0xDD);
+  }
+}
+
+// Pack rows [i0, i0 + mc) x inner [k0, k0 + kc) of A into MR-row panels (Ap + p * MR * kc, MR floats per k).
+LUCID_AVX512 void pack_a(const float* A, int64_t lda, bool at, int64_t i0, int64_t mc, int64_t k0, int64_t kc,
+                         float* Ap) {
+  const __mmask16 mmr = lanes(MR);
+  for (int64_t p = 0; p < mc; p += MR) {
+    const int64_t R = std::min<int64_t>(MR, mc - p);
+    float* dst = Ap + p * kc;
+    if (at) {
+      const float* src = A + k0 * lda + i0 + p;
+      const __mmask16 mr = lanes(R);
+      for (int64_t k = 0; k < kc; ++k) _mm512_mask_storeu_ps(dst + k * MR, mmr, _mm512_maskz_loadu_ps(mr, src + k * lda));
+    } else {
+      const float* src = A + (i0 + p) * lda + k0;
+      for (int64_t kb = 0; kb < kc; kb += 16) {
+        const int64_t nk = std::min<int64_t>(16, kc - kb);
+        const __mmask16 mk = lanes(nk);
+        __m512 r[16];
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) r[i] = i < R ? _mm512_maskz_loadu_ps(mk, src + i * lda + kb) : _mm512_setzero_ps();
+        transpose16(r);
+        if (nk == 16) {
+#pragma GCC unroll 16
+          for (int j = 0; j < 16; ++j) _mm512_mask_storeu_ps(dst + (kb + j) * MR, mmr, r[j]);
+        } else {
+          for (int j = 0; j < nk; ++j) _mm512_mask_storeu_ps(dst + (kb + j) * MR, mmr, r[j]);
+        }
+      }
+    }
+  }
+}
+
+// Pack columns [j0, j0 + nc) x inner [k0, k0 + kc) of B, panels [q0, q1) of NR columns
+// (Bp + q * NR * kc, NR floats per k, zero past the last column).
+LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64_t nc, int64_t k0, int64_t kc,
+                         float* Bp, int64_t q0, int64_t q1) {
+  for (int64_t q = q0; q < q1; ++q) {
+    const int64_t j = j0 + q * NR, n = std::min<int64_t>(NR, nc - q * NR);
+    float* dst = Bp + q * NR * kc;
+    if (!bt) {
+      const float* src = B + k0 * ldb + j;
+      __mmask16 m[NV];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) m[v] = lanes(std::max<int64_t>(0, n - 16 * v));
+      for (int64_t k = 0; k < kc; ++k) {
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v)
+          _mm512_store_ps(dst + k * NR + 16 * v, _mm512_maskz_loadu_ps(m[v], src + k * ldb + 16 * v));
+      }
+    } else {
+      for (int v = 0; v < NV; ++v) {
+        const int64_t nv = std::max<int64_t>(0, std::min<int64_t>(16, n - 16 * v));
+        const float* src = B + (j + 16 * v) * ldb + k0;
+        for (int64_t kb = 0; kb < kc; kb += 16) {
+          const int64_t nk = std::min<int64_t>(16, kc - kb);
+          const __mmask16 mk = lanes(nk);
+          __m512 r[16];
+#pragma GCC unroll 16
+          for (int i = 0; i < 16; ++i) r[i] = i < nv ? _mm512_maskz_loadu_ps(mk, src + i * ldb + kb) : _mm512_setzero_ps();
+          transpose16(r);
+          for (int t = 0; t < nk; ++t) _mm512_store_ps(dst + (kb + t) * NR + 16 * v, r[t]);
+        }
+      }
+    }
+  }
+}
+
+// C (R x up to 16 * V) = / += Ap (R rows of an MR panel) Bp (V vectors of an NR panel) (+ bias per row);
+// `mlast` masks the last vector's columns.
+template <int R, int V>
+LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __restrict b, float* c, int64_t ldc,
+                         __mmask16 mlast, bool acc, const float* bias) {
+  __m512 s[R][V];
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) s[r][v] = _mm512_setzero_ps();
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc), _MM_HINT_T0);
+#pragma GCC unroll 4
+  for (int64_t k = 0; k < kc; ++k) {
+    __m512 bv[V];
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+      const __m512 av = _mm512_set1_ps(a[r]);
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v) s[r][v] = _mm512_fmadd_ps(av, bv[v], s[r][v]);
+    }
+    a += MR;
+    b += NR;
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) {
+    float* cr = c + r * ldc;
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      const __mmask16 m = v == V - 1 ? mlast : __mmask16(0xFFFF);
+      __m512 x = s[r][v];
+      if (acc) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, cr + 16 * v));
+      if (bias) x = _mm512_add_ps(x, _mm512_set1_ps(bias[r]));
+      _mm512_mask_storeu_ps(cr + 16 * v, m, x);
+    }
+  }
+}
+
+using KernelFn = void (*)(int64_t, const float*, const float*, float*, int64_t, __mmask16, bool, const float*);
+
+template <int V, int... Rs>
+constexpr auto kernel_row(std::integer_sequence<int, Rs...>) {
+  return std::array<KernelFn, MR>{&kernel<Rs + 1, V>...};
+}
+template <int... Vs>
+constexpr auto kernel_table(std::integer_sequence<int, Vs...>) {
+  return std::array<std::array<KernelFn, MR>, NV>{kernel_row<Vs + 1>(std::make_integer_sequence<int, MR>{})...};
+}
+const auto kKernels = kernel_table(std::make_integer_sequence<int, NV>{});
+
+// Readiness of the packed B panels shared by the threads: 0 not packed, 1 being packed, 2 ready.
+// Whichever thread first needs a panel packs it; no barrier, so a descheduled thread holds up the
+// others only for a panel it is packing.
+struct Flags {
+  std::atomic<uint8_t>* f = nullptr;
+  size_t n = 0;
+  ~Flags() { delete[] f; }
+  std::atomic<uint8_t>* get(size_t want) {
+    if (want > n) {
+      delete[] f;
+      n = want;
+      f = new std::atomic<uint8_t>[n];
+    }
+    for (size_t i = 0; i < want; ++i) f[i].store(0, std::memory_order_relaxed);
+    return f;
+  }
+};
+thread_local Flags t_flags;
+
+struct Job {
+  int64_t M, N, K;
+  const float* A;
+  int64_t lda;
+  bool at;
+  const float* B;
+  int64_t ldb;
+  bool bt;
+  float* C;
+  int64_t ldc;
+  bool accumulate;
+  const float* bias;
+  float* Bp;                    // all of B packed: block pc at Bp + pc * npad, panel q at + q * NR * kc
+  int64_t npad;                 // N rounded up to NR
+  std::atomic<uint8_t>* ready;  // per (pc block, panel) when threads share Bp, else nullptr
+};
+
+// Rows [m0, m1) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); B panels in [n0, n1) are
+// packed here on first use.
+LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t qstart) {
+  if (m0 >= m1 || n0 >= n1) return;
+  float* Ap = t_apack.get(size_t(MC * KC));
+  std::vector<int64_t> later;
+  const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nq = j.npad / NR;
+  for (int64_t ic = m0; ic < m1; ic += MC) {
+    const int64_t mc = std::min(MC, m1 - ic);
+    for (int64_t pc = 0; pc < j.K; pc += KC) {
+      const int64_t kc = std::min(KC, j.K - pc);
+      const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
+      pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
+      float* Bpc = j.Bp + pc * j.npad;
+      auto compute = [&](int64_t q) {
+        const float* bp = Bpc + q * NR * kc;
+        const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
+        const int V = int((n + 15) / 16);
+        const __mmask16 ml = lanes(n - 16 * (V - 1));
+        for (int64_t ir = 0; ir < mc; ir += MR) {
+          const int R = int(std::min<int64_t>(MR, mc - ir));
+          kKernels[V - 1][R - 1](kc, Ap + ir * kc, bp, j.C + (ic + ir) * j.ldc + jr, j.ldc, ml, acc,
+                                 last && j.bias ? j.bias + ic + ir : nullptr);
+        }
+      };
+      later.clear();  // panels another thread was packing: done after the others
+      for (int64_t qi = 0; qi < q1 - q0; ++qi) {
+        const int64_t q = q0 + (qstart + qi) % (q1 - q0);
+        if (j.ready) {
+          std::atomic<uint8_t>& f = j.ready[(pc / KC) * nq + q];
+          if (f.load(std::memory_order_acquire) != 2) {
+            uint8_t expect = 0;
+            if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
+              later.push_back(q);
+              continue;
+            }
+            pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, q, q + 1);
+            f.store(2, std::memory_order_release);
+          }
+        } else if (ic == m0) {
+          pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, q, q + 1);
+        }
+        compute(q);
+      }
+      for (const int64_t q : later) {
+        const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nq + q];
+        for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
+          if (spin < 256) _mm_pause();
+          else sched_yield();
+        }
+        compute(q);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+std::atomic<int> g_mode{[] {
+  const char* e = std::getenv("LUCID_SGEMM");
+  return e && (e[0] == '0' || e[0] == '2') ? e[0] - '0' : 1;
+}()};
+}  // namespace
+
+int sgemm_mode() { return g_mode.load(std::memory_order_relaxed); }
+void set_sgemm_mode(int mode) { g_mode.store(std::clamp(mode, 0, 2), std::memory_order_relaxed); }
+
+bool sgemm_available() { return sgemm_mode() != 0 && isa() == Isa::AVX512; }
+
+void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
+               int64_t ldb, bool b_trans, float* C, int64_t ldc, bool accumulate, const float* bias, int threads) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    for (int64_t m = 0; m < M; ++m) {
+      float* c = C + m * ldc;
+      const float v = bias ? bias[m] : 0.f;
+      for (int64_t n = 0; n < N; ++n) c[n] = (accumulate ? c[n] : 0.f) + v;
+    }
+    return;
+  }
+  const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC;
+  Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
+        nullptr};
+  int nt = std::max(1, threads);
+#ifdef _OPENMP
+  // Rows split among the threads (B packed once, shared), or columns when there are few rows.
+  const int64_t panels = (M + MR - 1) / MR;
+  const bool by_rows = panels >= 4 * nt || panels >= nq;
+  nt = int(std::min<int64_t>(nt, by_rows ? panels : nq));
+  if (nt > 1) {
+    if (by_rows) j.ready = t_flags.get(size_t(nk * nq));
+#pragma omp parallel num_threads(nt)
+    {
+      const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
+      if (by_rows) {
+        // balanced: row counts in equal shares (the short tail panel of each share is cheap)
+        const int64_t r0 = M * tid / nth, r1 = M * (tid + 1) / nth;
+        run(j, r0, r1, 0, N, nq * tid / nth);
+      } else {
+        run(j, 0, M, std::min(N, nq * tid / nth * NR), std::min(N, nq * (tid + 1) / nth * NR), 0);
+      }
+    }
+    return;
+  }
+#endif
+  run(j, 0, M, 0, N, 0);
+}
+
+}  // namespace lucid::cpu
