@@ -117,15 +117,17 @@ Tensor widen_f32(const TensorImpl& t) {
   return w->as_view(t.shape(), {0, w->strides()[1], w->strides()[2]}, 0);
 }
 
-// Where lucid's float32 GEMM runs instead of OpenBLAS's: AVX-512, from 2^17 multiply-adds (below, the
-// packing costs more than it saves) up to 2^31 (OpenBLAS's larger blocking wins beyond), with all of B
-// packed at once (K * N at most 2^24 floats). One product uses several threads from 2^20.
-constexpr double kSgemmMinMnk = double(int64_t(1) << 17), kSgemmMaxMnk = double(int64_t(1) << 31);
+// Where lucid's float32 GEMM runs instead of OpenBLAS's (measured, one thread): AVX-512, from 2^20
+// multiply-adds (2^16 with B transposed, as in linear layers, a layout OpenBLAS handles slowly; below,
+// OpenBLAS's small-matrix kernels win), up to 2^29 (OpenBLAS's blocking wins from ~1024^3), with all of
+// B packed at once (K * N at most 2^24 floats). One product uses several threads from 2^20.
 constexpr double kSgemmThreadMnk = double(int64_t(1) << 20);
-bool use_sgemm(int64_t M, int64_t N, int64_t K) {
-  const double mnk = double(M) * double(N) * double(K);
+bool use_sgemm(int64_t M, int64_t N, int64_t K, bool a_trans, bool b_trans) {
   if (!sgemm_available()) return false;
-  return sgemm_mode() == 2 || (mnk >= kSgemmMinMnk && mnk <= kSgemmMaxMnk && K * N <= (int64_t(1) << 24));
+  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 24);
+  const double mnk = double(M) * double(N) * double(K);
+  const double lo = double(int64_t(1) << (b_trans && !a_trans ? 16 : 20)), hi = double(int64_t(1) << 29);
+  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 24);
 }
 
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
@@ -173,7 +175,7 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
       const bool split = get_num_threads() > 1 && !in_parallel_region() && std::max(M, N) >= 64 &&
                          mnk >= double(int64_t(1) << 21) && mnk <= double(int64_t(1) << 27);
       if constexpr (std::is_same_v<T, float>) {
-        if (!vec && use_sgemm(M, N, K)) {
+        if (!vec && use_sgemm(M, N, K, ga.trans, gb.trans)) {
           // lucid's own GEMM (backend/cpu/sgemm.h): threads inside one product when it is large enough,
           // else across the batch
           const int nt = in_parallel_region() ? 1 : get_num_threads();

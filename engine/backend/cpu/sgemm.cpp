@@ -128,20 +128,29 @@ LUCID_AVX512 void pack_a(const float* A, int64_t lda, bool at, int64_t i0, int64
 // (Bp + q * NR * kc, NR floats per k, zero past the last column).
 LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64_t nc, int64_t k0, int64_t kc,
                          float* Bp, int64_t q0, int64_t q1) {
+  if (!bt) {  // rows of B read in order (the prefetchers stream them), each cut into its panels
+    const int64_t nfull = std::min(q1, nc / NR), tail = nc - nfull * NR;
+    for (int64_t k = 0; k < kc; ++k) {
+      const float* src = B + (k0 + k) * ldb + j0;
+      int64_t q = q0;
+      for (; q < nfull; ++q) {
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v)
+          _mm512_store_ps(Bp + q * NR * kc + k * NR + 16 * v, _mm512_loadu_ps(src + q * NR + 16 * v));
+      }
+      if (q < q1) {  // the last, partial panel: zero past the last column
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v)
+          _mm512_store_ps(Bp + q * NR * kc + k * NR + 16 * v,
+                          _mm512_maskz_loadu_ps(lanes(std::max<int64_t>(0, tail - 16 * v)), src + q * NR + 16 * v));
+      }
+    }
+    return;
+  }
   for (int64_t q = q0; q < q1; ++q) {
     const int64_t j = j0 + q * NR, n = std::min<int64_t>(NR, nc - q * NR);
     float* dst = Bp + q * NR * kc;
-    if (!bt) {
-      const float* src = B + k0 * ldb + j;
-      __mmask16 m[NV];
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) m[v] = lanes(std::max<int64_t>(0, n - 16 * v));
-      for (int64_t k = 0; k < kc; ++k) {
-#pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v)
-          _mm512_store_ps(dst + k * NR + 16 * v, _mm512_maskz_loadu_ps(m[v], src + k * ldb + 16 * v));
-      }
-    } else {
+    {  // B^T rows are contiguous in k: 16 x 16 blocks transposed
       for (int v = 0; v < NV; ++v) {
         const int64_t nv = std::max<int64_t>(0, std::min<int64_t>(16, n - 16 * v));
         const float* src = B + (j + 16 * v) * ldb + k0;
@@ -174,6 +183,12 @@ LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __r
 #pragma GCC unroll 4
   for (int64_t k = 0; k < kc; ++k) {
     __m512 bv[V];
+#ifdef SG_PFA
+    _mm_prefetch(reinterpret_cast<const char*>(a + SG_PFA), _MM_HINT_T0);
+#endif
+#ifdef SG_PFB
+    _mm_prefetch(reinterpret_cast<const char*>(b + SG_PFB), _MM_HINT_T0);
+#endif
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
 #pragma GCC unroll 16
@@ -211,9 +226,9 @@ constexpr auto kernel_table(std::integer_sequence<int, Vs...>) {
 }
 const auto kKernels = kernel_table(std::make_integer_sequence<int, NV>{});
 
-// Readiness of the packed B panels shared by the threads: 0 not packed, 1 being packed, 2 ready.
-// Whichever thread first needs a panel packs it; no barrier, so a descheduled thread holds up the
-// others only for a panel it is packing.
+// Readiness of the packed B chunks (runs of panels) shared by the threads: 0 not packed, 1 being
+// packed, 2 ready. Whichever thread first needs a chunk packs it (each starts with its own); no
+// barrier, so a descheduled thread holds up the others only for a chunk it is packing.
 struct Flags {
   std::atomic<uint8_t>* f = nullptr;
   size_t n = 0;
@@ -244,21 +259,22 @@ struct Job {
   const float* bias;
   float* Bp;                    // all of B packed: block pc at Bp + pc * npad, panel q at + q * NR * kc
   int64_t npad;                 // N rounded up to NR
-  std::atomic<uint8_t>* ready;  // per (pc block, panel) when threads share Bp, else nullptr
+  std::atomic<uint8_t>* ready;  // per (pc block, chunk) when threads share Bp, else nullptr
+  int64_t chunks;               // chunks of panels packed at once (one per thread)
 };
 
 // Rows [m0, m1) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); B panels in [n0, n1) are
 // packed here on first use.
-LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t qstart) {
+LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t cstart) {
   if (m0 >= m1 || n0 >= n1) return;
   float* Ap = t_apack.get(size_t(MC * KC));
   std::vector<int64_t> later;
-  const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nq = j.npad / NR;
-  for (int64_t ic = m0; ic < m1; ic += MC) {
-    const int64_t mc = std::min(MC, m1 - ic);
-    for (int64_t pc = 0; pc < j.K; pc += KC) {
-      const int64_t kc = std::min(KC, j.K - pc);
-      const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
+  const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.ready ? j.chunks : 1;
+  for (int64_t pc = 0; pc < j.K; pc += KC) {
+    const int64_t kc = std::min(KC, j.K - pc);
+    const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
+    for (int64_t ic = m0; ic < m1; ic += MC) {
+      const int64_t mc = std::min(MC, m1 - ic);
       pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
       float* Bpc = j.Bp + pc * j.npad;
       auto compute = [&](int64_t q) {
@@ -272,32 +288,33 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
                                  last && j.bias ? j.bias + ic + ir : nullptr);
         }
       };
-      later.clear();  // panels another thread was packing: done after the others
-      for (int64_t qi = 0; qi < q1 - q0; ++qi) {
-        const int64_t q = q0 + (qstart + qi) % (q1 - q0);
+      later.clear();  // chunks another thread was packing: done after the others
+      for (int64_t ci = 0; ci < nch; ++ci) {
+        const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
         if (j.ready) {
-          std::atomic<uint8_t>& f = j.ready[(pc / KC) * nq + q];
+          std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
           if (f.load(std::memory_order_acquire) != 2) {
             uint8_t expect = 0;
             if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
-              later.push_back(q);
+              later.push_back(c);
               continue;
             }
-            pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, q, q + 1);
+            pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
             f.store(2, std::memory_order_release);
           }
         } else if (ic == m0) {
-          pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, q, q + 1);
+          pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
         }
-        compute(q);
+        for (int64_t q = qa; q < qb; ++q) compute(q);
       }
-      for (const int64_t q : later) {
-        const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nq + q];
+      for (const int64_t c : later) {
+        const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
         for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
           if (spin < 256) _mm_pause();
           else sched_yield();
         }
-        compute(q);
+        const int64_t qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
+        for (int64_t q = qa; q < qb; ++q) compute(q);
       }
     }
   }
@@ -330,7 +347,7 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   }
   const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC;
   Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
-        nullptr};
+        nullptr, 1};
   int nt = std::max(1, threads);
 #ifdef _OPENMP
   // Rows split among the threads (B packed once, shared), or columns when there are few rows.
@@ -338,14 +355,17 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   const bool by_rows = panels >= 4 * nt || panels >= nq;
   nt = int(std::min<int64_t>(nt, by_rows ? panels : nq));
   if (nt > 1) {
-    if (by_rows) j.ready = t_flags.get(size_t(nk * nq));
+    if (by_rows) {
+      j.chunks = nt;
+      j.ready = t_flags.get(size_t(nk * nt));
+    }
 #pragma omp parallel num_threads(nt)
     {
       const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
       if (by_rows) {
         // balanced: row counts in equal shares (the short tail panel of each share is cheap)
         const int64_t r0 = M * tid / nth, r1 = M * (tid + 1) / nth;
-        run(j, r0, r1, 0, N, nq * tid / nth);
+        run(j, r0, r1, 0, N, tid);
       } else {
         run(j, 0, M, std::min(N, nq * tid / nth * NR), std::min(N, nq * (tid + 1) / nth * NR), 0);
       }
