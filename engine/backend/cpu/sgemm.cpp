@@ -45,6 +45,7 @@ namespace {
 constexpr int MR = SG_MR, NV = SG_NV, NR = 16 * NV;
 constexpr int64_t KC = SG_KC, MC = SG_MC;
 static_assert(MR <= 16 && MC % MR == 0, "sgemm blocking");
+constexpr int64_t kL2Floats = int64_t(1) << 18;  // 1 MiB of packed B: half the L2 of the CPUs measured
 
 // A 64-byte aligned scratch buffer per thread, grown on demand.
 struct Buf {
@@ -179,7 +180,10 @@ LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __r
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) s[r][v] = _mm512_setzero_ps();
 #pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc), _MM_HINT_T0);
+  for (int r = 0; r < R; ++r) {
+    _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc), _MM_HINT_T0);
+    if (V > 1) _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc + 16 * V - 1), _MM_HINT_T0);
+  }
 #pragma GCC unroll 4
   for (int64_t k = 0; k < kc; ++k) {
     __m512 bv[V];
@@ -277,15 +281,23 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
       const int64_t mc = std::min(MC, m1 - ic);
       pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
       float* Bpc = j.Bp + pc * j.npad;
-      auto compute = [&](int64_t q) {
-        const float* bp = Bpc + q * NR * kc;
-        const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
-        const int V = int((n + 15) / 16);
-        const __mmask16 ml = lanes(n - 16 * (V - 1));
-        for (int64_t ir = 0; ir < mc; ir += MR) {
+      // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
+      // the B panels streamed from L2 when they fit there, else each B micro-panel held in L1 against
+      // the A block streamed from L2
+      auto compute = [&](int64_t qa, int64_t qb) {
+        auto tile = [&](int64_t ir, int64_t q) {
           const int R = int(std::min<int64_t>(MR, mc - ir));
-          kKernels[V - 1][R - 1](kc, Ap + ir * kc, bp, j.C + (ic + ir) * j.ldc + jr, j.ldc, ml, acc,
-                                 last && j.bias ? j.bias + ic + ir : nullptr);
+          const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
+          const int V = int((n + 15) / 16);
+          kKernels[V - 1][R - 1](kc, Ap + ir * kc, Bpc + q * NR * kc, j.C + (ic + ir) * j.ldc + jr, j.ldc,
+                                 lanes(n - 16 * (V - 1)), acc, last && j.bias ? j.bias + ic + ir : nullptr);
+        };
+        if ((qb - qa) * NR * kc <= kL2Floats) {
+          for (int64_t ir = 0; ir < mc; ir += MR)
+            for (int64_t q = qa; q < qb; ++q) tile(ir, q);
+        } else {
+          for (int64_t q = qa; q < qb; ++q)
+            for (int64_t ir = 0; ir < mc; ir += MR) tile(ir, q);
         }
       };
       later.clear();  // chunks another thread was packing: done after the others
@@ -305,7 +317,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
         } else if (ic == m0) {
           pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
         }
-        for (int64_t q = qa; q < qb; ++q) compute(q);
+        compute(qa, qb);
       }
       for (const int64_t c : later) {
         const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
@@ -314,7 +326,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
           else sched_yield();
         }
         const int64_t qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
-        for (int64_t q = qa; q < qb; ++q) compute(q);
+        compute(qa, qb);
       }
     }
   }
