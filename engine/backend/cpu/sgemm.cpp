@@ -172,8 +172,8 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
 // C (R x up to 16 * V) = / += Ap (R rows of an MR panel) Bp (V vectors of an NR panel) (+ bias per row);
 // `mlast` masks the last vector's columns.
 template <int R, int V>
-LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __restrict b, float* c, int64_t ldc,
-                         __mmask16 mlast, bool acc, const float* bias) {
+LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __restrict b, int64_t ldb, float* c,
+                         int64_t ldc, __mmask16 mlast, bool acc, const float* bias) {
   __m512 s[R][V];
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r)
@@ -194,7 +194,7 @@ LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __r
     _mm_prefetch(reinterpret_cast<const char*>(b + SG_PFB), _MM_HINT_T0);
 #endif
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) bv[v] = _mm512_load_ps(b + 16 * v);
+    for (int v = 0; v < V; ++v) bv[v] = v < V - 1 ? _mm512_loadu_ps(b + 16 * v) : _mm512_maskz_loadu_ps(mlast, b + 16 * v);
 #pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
       const __m512 av = _mm512_set1_ps(a[r]);
@@ -202,7 +202,7 @@ LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __r
       for (int v = 0; v < V; ++v) s[r][v] = _mm512_fmadd_ps(av, bv[v], s[r][v]);
     }
     a += MR;
-    b += NR;
+    b += ldb;
   }
 #pragma GCC unroll 16
   for (int r = 0; r < R; ++r) {
@@ -218,7 +218,8 @@ LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __r
   }
 }
 
-using KernelFn = void (*)(int64_t, const float*, const float*, float*, int64_t, __mmask16, bool, const float*);
+using KernelFn = void (*)(int64_t, const float*, const float*, int64_t, float*, int64_t, __mmask16, bool,
+                         const float*);
 
 template <int V, int... Rs>
 constexpr auto kernel_row(std::integer_sequence<int, Rs...>) {
@@ -249,6 +250,14 @@ struct Flags {
 };
 thread_local Flags t_flags;
 
+// The rows of C a thread starts with, taken unit by unit (`next` counts the units taken). A thread
+// that has finished its own takes units from the others': balanced when every thread runs, and a
+// descheduled thread's rows are done by the others instead of waited for.
+struct alignas(64) Share {
+  std::atomic<int64_t> next{0};
+  int64_t r0 = 0, r1 = 0;
+};
+
 struct Job {
   int64_t M, N, K;
   const float* A;
@@ -263,71 +272,78 @@ struct Job {
   const float* bias;
   float* Bp;                    // all of B packed: block pc at Bp + pc * npad, panel q at + q * NR * kc
   int64_t npad;                 // N rounded up to NR
-  std::atomic<uint8_t>* ready;  // per (pc block, chunk) when threads share Bp, else nullptr
-  int64_t chunks;               // chunks of panels packed at once (one per thread)
+  std::atomic<uint8_t>* ready;  // per (pc block, chunk): whether that run of B panels is packed
+  int64_t chunks;               // runs of B panels packed at once (one per thread)
+  int64_t unit;                 // rows of C per unit of work (a multiple of MR, at most MC)
+  bool direct;                  // B read in place (row-major, small enough to stay in L2), not packed
 };
 
-// Rows [m0, m1) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); B panels in [n0, n1) are
-// packed here on first use.
+// Rows [m0, m1) (at most MC) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); chunk
+// `cstart` first.
 LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t cstart) {
-  if (m0 >= m1 || n0 >= n1) return;
   float* Ap = t_apack.get(size_t(MC * KC));
-  std::vector<int64_t> later;
-  const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.ready ? j.chunks : 1;
+  int64_t later[64];  // chunks another thread was packing: done after the others
+  const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
   for (int64_t pc = 0; pc < j.K; pc += KC) {
     const int64_t kc = std::min(KC, j.K - pc);
     const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
-    for (int64_t ic = m0; ic < m1; ic += MC) {
-      const int64_t mc = std::min(MC, m1 - ic);
-      pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
-      float* Bpc = j.Bp + pc * j.npad;
-      // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
-      // the B panels streamed from L2 when they fit there, else each B micro-panel held in L1 against
-      // the A block streamed from L2
-      auto compute = [&](int64_t qa, int64_t qb) {
-        auto tile = [&](int64_t ir, int64_t q) {
-          const int R = int(std::min<int64_t>(MR, mc - ir));
-          const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
-          const int V = int((n + 15) / 16);
-          kKernels[V - 1][R - 1](kc, Ap + ir * kc, Bpc + q * NR * kc, j.C + (ic + ir) * j.ldc + jr, j.ldc,
-                                 lanes(n - 16 * (V - 1)), acc, last && j.bias ? j.bias + ic + ir : nullptr);
-        };
-        if ((qb - qa) * NR * kc <= kL2Floats) {
-          for (int64_t ir = 0; ir < mc; ir += MR)
-            for (int64_t q = qa; q < qb; ++q) tile(ir, q);
-        } else {
-          for (int64_t q = qa; q < qb; ++q)
-            for (int64_t ir = 0; ir < mc; ir += MR) tile(ir, q);
-        }
+    pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
+    float* Bpc = j.Bp + pc * j.npad;
+    // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
+    // the B panels streamed from L2 when they fit there, else each B micro-panel held in L1 against
+    // the A block streamed from L2
+    auto compute = [&](int64_t qa, int64_t qb) {
+      auto tile = [&](int64_t ir, int64_t q) {
+        const int R = int(std::min<int64_t>(MR, mc - ir));
+        const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
+        const int V = int((n + 15) / 16);
+        const float* bp = j.direct ? j.B + pc * j.ldb + jr : Bpc + q * NR * kc;
+        kKernels[V - 1][R - 1](kc, Ap + ir * kc, bp, j.direct ? j.ldb : NR, j.C + (ic + ir) * j.ldc + jr, j.ldc,
+                               lanes(n - 16 * (V - 1)), acc, last && j.bias ? j.bias + ic + ir : nullptr);
       };
-      later.clear();  // chunks another thread was packing: done after the others
-      for (int64_t ci = 0; ci < nch; ++ci) {
-        const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
-        if (j.ready) {
-          std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
-          if (f.load(std::memory_order_acquire) != 2) {
-            uint8_t expect = 0;
-            if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
-              later.push_back(c);
-              continue;
-            }
-            pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
-            f.store(2, std::memory_order_release);
-          }
-        } else if (ic == m0) {
-          pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
-        }
-        compute(qa, qb);
+      if ((qb - qa) * NR * kc <= kL2Floats) {
+        for (int64_t ir = 0; ir < mc; ir += MR)
+          for (int64_t q = qa; q < qb; ++q) tile(ir, q);
+      } else {
+        for (int64_t q = qa; q < qb; ++q)
+          for (int64_t ir = 0; ir < mc; ir += MR) tile(ir, q);
       }
-      for (const int64_t c : later) {
-        const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
-        for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
-          if (spin < 256) _mm_pause();
-          else sched_yield();
+    };
+    int64_t nlater = 0;
+    for (int64_t ci = 0; ci < nch; ++ci) {
+      const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
+      std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      if (!j.direct && f.load(std::memory_order_acquire) != 2) {
+        uint8_t expect = 0;
+        if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
+          later[nlater++] = c;
+          continue;
         }
-        const int64_t qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
-        compute(qa, qb);
+        pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bpc, qa, qb);
+        f.store(2, std::memory_order_release);
       }
+      compute(qa, qb);
+    }
+    for (int64_t li = 0; li < nlater; ++li) {
+      const int64_t c = later[li];
+      const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
+        if (spin < 256) _mm_pause();
+        else sched_yield();
+      }
+      compute(q0 + (q1 - q0) * c / nch, q0 + (q1 - q0) * (c + 1) / nch);
+    }
+  }
+}
+
+// Thread `tid` of `nth`: its own share of rows unit by unit, then (steal) units left in the others'.
+LUCID_AVX512 void work(const Job& j, Share* shares, int64_t tid, int64_t nth, bool steal) {
+  for (int64_t si = 0; si < (steal ? nth : 1); ++si) {
+    Share& sh = shares[(tid + si) % nth];
+    const int64_t units = (sh.r1 - sh.r0 + j.unit - 1) / j.unit;
+    for (int64_t u; (u = sh.next.fetch_add(1, std::memory_order_relaxed)) < units;) {
+      const int64_t r = sh.r0 + u * j.unit;
+      run(j, r, std::min(sh.r1, r + j.unit), 0, j.N, tid);
     }
   }
 }
@@ -358,34 +374,48 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
     return;
   }
   const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC;
+  // Units of one MR panel of rows when all of packed B stays in L2 (each A micro-panel then meets
+  // every B panel from L2), else of MC rows (each B micro-panel meets MC rows of A from L1).
+  const int64_t unit = npad * K <= kL2Floats ? MR : MC;
   Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
-        nullptr, 1};
-  int nt = std::max(1, threads);
-#ifdef _OPENMP
-  // Rows split among the threads (B packed once, shared), or columns when there are few rows.
+        nullptr, 1, unit, false};
+  // B row-major and L2-sized: read in place, rows at its own stride (each B panel then meets each A
+  // micro-panel from L2, as packed panels would): its packing cost more than it saved
+  j.direct = !b_trans && unit == MR;
+  int nt = std::max(1, std::min(threads, 64));
   const int64_t panels = (M + MR - 1) / MR;
+#ifdef _OPENMP
+  // Rows split among the threads (B packed once, shared), or columns when there are few rows (each
+  // thread packs its own columns of B).
   const bool by_rows = panels >= 4 * nt || panels >= nq;
   nt = int(std::min<int64_t>(nt, by_rows ? panels : nq));
   if (nt > 1) {
     if (by_rows) {
       j.chunks = nt;
       j.ready = t_flags.get(size_t(nk * nt));
+      Share shares[64];
+      for (int t = 0; t < nt; ++t) {  // equal row counts (the short tail panel of each is cheap)
+        shares[t].r0 = M * t / nt;
+        shares[t].r1 = M * (t + 1) / nt;
+      }
+#pragma omp parallel num_threads(nt)
+      work(j, shares, omp_get_thread_num(), nt, true);
+      return;
     }
+    std::atomic<uint8_t>* ready = t_flags.get(size_t(nk * nt));
 #pragma omp parallel num_threads(nt)
     {
-      const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
-      if (by_rows) {
-        // balanced: row counts in equal shares (the short tail panel of each share is cheap)
-        const int64_t r0 = M * tid / nth, r1 = M * (tid + 1) / nth;
-        run(j, r0, r1, 0, N, tid);
-      } else {
-        run(j, 0, M, std::min(N, nq * tid / nth * NR), std::min(N, nq * (tid + 1) / nth * NR), 0);
-      }
+      const int64_t tid = omp_get_thread_num(), nth = omp_get_num_threads();
+      Job jt = j;
+      jt.ready = ready + tid * nk;
+      const int64_t n0 = std::min(N, nq * tid / nth * NR), n1 = std::min(N, nq * (tid + 1) / nth * NR);
+      for (int64_t r = 0; r < M && n0 < n1; r += unit) run(jt, r, std::min(M, r + unit), n0, n1, 0);
     }
     return;
   }
 #endif
-  run(j, 0, M, 0, N, 0);
+  j.ready = t_flags.get(size_t(nk));
+  for (int64_t r = 0; r < M; r += unit) run(j, r, std::min(M, r + unit), 0, N, 0);
 }
 
 }  // namespace lucid::cpu
