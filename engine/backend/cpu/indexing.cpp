@@ -1,5 +1,5 @@
 // CPU indexing kernels (mirrors a future cuda/indexing.cu): reads and writes through int64 indices
-// on restrided views, masked fill, nonzero.
+// on restrided views, masked fill (selections and the range check: index_mask.cpp).
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -17,13 +17,6 @@ template <typename T>
 constexpr bool is_cplx = std::is_same_v<T, c64> || std::is_same_v<T, c128>;
 template <typename T>
 constexpr bool is_low = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-template <typename T>
-bool nonzero_value(T v) {
-  if constexpr (is_cplx<T>) return v.re != 0 || v.im != 0;
-  else if constexpr (is_low<T>) return float(v) != 0.f;
-  else return v != T(0);
-}
 
 template <ScatterOp OP, typename T>
 inline void apply(T& d, T s) {
@@ -142,47 +135,6 @@ void masked_fill(const TensorImpl& out, const TensorImpl& mask, const Scalar& va
   });
 }
 
-int64_t count_nonzero(const TensorImpl& in) {
-  if (in.numel() == 0) return 0;
-  auto it = Iter<1>::make({&in});
-  return dispatch_dtype(in.dtype(), [&]<typename T>() {
-    int64_t total = 0;
-    it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
-      int64_t c = 0;
-      for (int64_t i = 0; i < n; ++i) c += nonzero_value(*reinterpret_cast<const T*>(p[0] + i * s[0]));
-      total += c;
-    });
-    return total;
-  });
-}
-
-void nonzero(const TensorImpl& out, const TensorImpl& in) {
-  const int64_t nd = in.dim(), numel = in.numel();
-  if (numel == 0 || out.numel() == 0) return;
-  int64_t* o = out.data<int64_t>();
-  const int64_t cap = out.shape()[0];
-  dispatch_dtype(in.dtype(), [&]<typename T>() {
-    std::vector<int64_t> idx(size_t(std::max<int64_t>(nd, 1)), 0);
-    const char* base = static_cast<const char*>(in.data_ptr());
-    const int64_t isz = in.element_size();
-    int64_t off = 0, w = 0;
-    for (int64_t lin = 0; lin < numel; ++lin) {
-      if (nonzero_value(*reinterpret_cast<const T*>(base + off * isz))) {
-        if (w == cap) return;  // never past the output (the count came from the same data)
-        for (int64_t d = 0; d < nd; ++d) o[w * nd + d] = idx[size_t(d)];
-        ++w;
-      }
-      for (int64_t d = nd - 1; d >= 0; --d) {
-        ++idx[size_t(d)];
-        off += in.strides()[size_t(d)];
-        if (idx[size_t(d)] < in.shape()[size_t(d)]) break;
-        off -= in.shape()[size_t(d)] * in.strides()[size_t(d)];
-        idx[size_t(d)] = 0;
-      }
-    }
-  });
-}
-
 void divide_by_count(const TensorImpl& out, const TensorImpl& count) {
   if (out.numel() == 0) return;
   auto it = Iter<2>::make({&out, &count});
@@ -206,20 +158,6 @@ void divide_by_count(const TensorImpl& out, const TensorImpl& count) {
   });
 }
 
-bool find_out_of_range(const TensorImpl& idx, int64_t lo, int64_t hi, int64_t* bad) {
-  if (idx.numel() == 0) return false;
-  auto it = Iter<1>::make({&idx});
-  bool found = false;
-  it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
-    if (found) return;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t k = *reinterpret_cast<const int64_t*>(p[0] + i * s[0]);
-      if (k < lo || k >= hi) { found = true; *bad = k; return; }
-    }
-  });
-  return found;
-}
-
 void index_offsets(const TensorImpl& off, const TensorImpl& idx, int64_t size, int64_t stride) {
   if (off.numel() == 0) return;
   auto it = Iter<2>::make({&off, &idx});
@@ -238,10 +176,7 @@ void index_offsets(const TensorImpl& off, const TensorImpl& idx, int64_t size, i
 LUCID_REGISTER_KERNEL(index_read_kernel, CPU, &index_read)
 LUCID_REGISTER_KERNEL(index_write_kernel, CPU, &index_write)
 LUCID_REGISTER_KERNEL(masked_fill_kernel, CPU, &masked_fill)
-LUCID_REGISTER_KERNEL(count_nonzero_kernel, CPU, &count_nonzero)
-LUCID_REGISTER_KERNEL(nonzero_kernel, CPU, &nonzero)
 LUCID_REGISTER_KERNEL(divide_by_count_kernel, CPU, &divide_by_count)
-LUCID_REGISTER_KERNEL(find_out_of_range_kernel, CPU, &find_out_of_range)
 LUCID_REGISTER_KERNEL(index_offsets_kernel, CPU, &index_offsets)
 
 }  // namespace lucid::cpu
