@@ -15,6 +15,10 @@ def set_dtype(name):
     _DTYPE = name
 
 
+def current_dtype():
+    return _DTYPE
+
+
 def _pair(shape, device, dtype=None, requires_grad=False, seed=0):
     dtype = dtype or _DTYPE
     lucid.manual_seed(seed)
@@ -68,8 +72,8 @@ def elementwise_rows(device, quick):
             moved = 4 * (nin + 1) * n
             rows.append(Row("elementwise", f"{name} {n}", lambda lf=lf, la=la: lf(*la),
                             lambda tf=tf, lt=lt: tf(*lt), bytes_moved=moved))
-            rows.append(Row("elementwise", f"{name} {n} out=", lambda lf=lf, la=la: lf(*la, out=o),
-                            lambda tf=tf, lt=lt: tf(*lt, out=to), bytes_moved=moved))
+            rows.append(Row("elementwise", f"{name} {n} out=", lambda lf=lf, la=la, o=o: lf(*la, out=o),
+                            lambda tf=tf, lt=lt, to=to: tf(*lt, out=to), bytes_moved=moved))
     # copy: the tiled transpose path of the copy kernel (gradients of transposed weights, permutes).
     a, ta = _pair((1024, 1024), device)
     rows.append(Row("elementwise", "copy: transpose 1024x1024 contiguous", lambda a=a: a.mT.contiguous(),

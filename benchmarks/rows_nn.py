@@ -6,7 +6,7 @@ import lucid.nn.functional as LF
 import torch
 
 from harness import Row
-from rows import _pair
+from rows import _pair, current_dtype
 
 
 def _copy_weights(lmod, tmod):
@@ -28,6 +28,8 @@ def overhead_nn_rows(device):
     lin = lnn.Linear(64, 64).to(device)
     tlin = torch.nn.Linear(64, 64).to(device)
     _copy_weights(lin, tlin)
+    dtype = current_dtype()                  # the row's element type (bfloat16 in the GPU mode's second pass)
+    lin, tlin = lin.to(dtype=getattr(lucid, dtype)), tlin.to(dtype=getattr(torch, dtype))
     x, tx = _pair((1, 64), device)
     with lucid.no_grad():
         rows.append(Row("overhead", "nn.Linear(64, 64), batch 1", lambda: lin(x), lambda: tlin(tx), rtol=1e-4,
