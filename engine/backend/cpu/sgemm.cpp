@@ -22,8 +22,7 @@
 #endif
 
 #include "backend/cpu/isa.h"
-
-#define LUCID_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+#include "backend/cpu/sgemm_kernel.h"
 
 namespace lucid::cpu {
 
@@ -169,67 +168,7 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
   }
 }
 
-// C (R x up to 16 * V) = / += Ap (R rows of an MR panel) Bp (V vectors of an NR panel) (+ bias per row);
-// `mlast` masks the last vector's columns.
-template <int R, int V>
-LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __restrict b, int64_t ldb, float* c,
-                         int64_t ldc, __mmask16 mlast, bool acc, const float* bias) {
-  __m512 s[R][V];
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) s[r][v] = _mm512_setzero_ps();
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc), _MM_HINT_T0);
-    if (V > 1) _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc + 16 * V - 1), _MM_HINT_T0);
-  }
-#pragma GCC unroll 4
-  for (int64_t k = 0; k < kc; ++k) {
-    __m512 bv[V];
-#ifdef SG_PFA
-    _mm_prefetch(reinterpret_cast<const char*>(a + SG_PFA), _MM_HINT_T0);
-#endif
-#ifdef SG_PFB
-    _mm_prefetch(reinterpret_cast<const char*>(b + SG_PFB), _MM_HINT_T0);
-#endif
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) bv[v] = v < V - 1 ? _mm512_loadu_ps(b + 16 * v) : _mm512_maskz_loadu_ps(mlast, b + 16 * v);
-#pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) {
-      const __m512 av = _mm512_set1_ps(a[r]);
-#pragma GCC unroll 4
-      for (int v = 0; v < V; ++v) s[r][v] = _mm512_fmadd_ps(av, bv[v], s[r][v]);
-    }
-    a += MR;
-    b += ldb;
-  }
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    float* cr = c + r * ldc;
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) {
-      const __mmask16 m = v == V - 1 ? mlast : __mmask16(0xFFFF);
-      __m512 x = s[r][v];
-      if (acc) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, cr + 16 * v));
-      if (bias) x = _mm512_add_ps(x, _mm512_set1_ps(bias[r]));
-      _mm512_mask_storeu_ps(cr + 16 * v, m, x);
-    }
-  }
-}
-
-using KernelFn = void (*)(int64_t, const float*, const float*, int64_t, float*, int64_t, __mmask16, bool,
-                         const float*);
-
-template <int V, int... Rs>
-constexpr auto kernel_row(std::integer_sequence<int, Rs...>) {
-  return std::array<KernelFn, MR>{&kernel<Rs + 1, V>...};
-}
-template <int... Vs>
-constexpr auto kernel_table(std::integer_sequence<int, Vs...>) {
-  return std::array<std::array<KernelFn, MR>, NV>{kernel_row<Vs + 1>(std::make_integer_sequence<int, MR>{})...};
-}
-const auto kKernels = kernel_table(std::make_integer_sequence<int, NV>{});
+using Tiles = sgemm_kernel::Tiles<MR, NV, false, false>;  // packed A panels, B packed or in place
 
 // Readiness of the packed B chunks (runs of panels) shared by the threads: 0 not packed, 1 being
 // packed, 2 ready. Whichever thread first needs a chunk packs it (each starts with its own); no
@@ -294,12 +233,10 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     // the A block streamed from L2
     auto compute = [&](int64_t qa, int64_t qb) {
       auto tile = [&](int64_t ir, int64_t q) {
-        const int R = int(std::min<int64_t>(MR, mc - ir));
-        const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
-        const int V = int((n + 15) / 16);
+        const int64_t rows = std::min<int64_t>(MR, mc - ir), jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
         const float* bp = j.direct ? j.B + pc * j.ldb + jr : Bpc + q * NR * kc;
-        kKernels[V - 1][R - 1](kc, Ap + ir * kc, bp, j.direct ? j.ldb : NR, j.C + (ic + ir) * j.ldc + jr, j.ldc,
-                               lanes(n - 16 * (V - 1)), acc, last && j.bias ? j.bias + ic + ir : nullptr);
+        Tiles::get(rows, n)(kc, Ap + ir * kc, MR, bp, j.direct ? j.ldb : NR, nullptr, j.C + (ic + ir) * j.ldc + jr,
+                            j.ldc, sgemm_kernel::last_lanes(n), acc, last && j.bias ? j.bias + ic + ir : nullptr);
       };
       if ((qb - qa) * NR * kc <= kL2Floats) {
         for (int64_t ir = 0; ir < mc; ir += MR)
