@@ -215,6 +215,7 @@ struct Job {
   int64_t chunks;               // runs of B panels packed at once (one per thread)
   int64_t unit;                 // rows of C per unit of work (a multiple of MR, at most MC)
   bool direct;                  // B read in place (row-major, small enough to stay in L2), not packed
+  int64_t kc;                   // depth of the blocks of the inner dimension: K split evenly, at most KC
 };
 
 // Rows [m0, m1) (at most MC) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); chunk
@@ -223,9 +224,9 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
   float* Ap = t_apack.get(size_t(MC * KC));
   int64_t later[64];  // chunks another thread was packing: done after the others
   const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
-  for (int64_t pc = 0; pc < j.K; pc += KC) {
-    const int64_t kc = std::min(KC, j.K - pc);
-    const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
+  for (int64_t pc = 0; pc < j.K; pc += j.kc) {
+    const int64_t kc = std::min(j.kc, j.K - pc);
+    const bool acc = j.accumulate || pc > 0, last = pc + kc >= j.K;
     pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
     float* Bpc = j.Bp + pc * j.npad;
     // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
@@ -249,7 +250,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     int64_t nlater = 0;
     for (int64_t ci = 0; ci < nch; ++ci) {
       const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
-      std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      std::atomic<uint8_t>& f = j.ready[(pc / j.kc) * nch + c];
       if (!j.direct && f.load(std::memory_order_acquire) != 2) {
         uint8_t expect = 0;
         if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
@@ -263,7 +264,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     }
     for (int64_t li = 0; li < nlater; ++li) {
       const int64_t c = later[li];
-      const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      const std::atomic<uint8_t>& f = j.ready[(pc / j.kc) * nch + c];
       for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
         if (spin < 256) _mm_pause();
         else sched_yield();
@@ -310,12 +311,12 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
     }
     return;
   }
-  const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC;
+  const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC, kc = (K + nk - 1) / nk;
   // Units of one MR panel of rows when all of packed B stays in L2 (each A micro-panel then meets
   // every B panel from L2), else of MC rows (each B micro-panel meets MC rows of A from L1).
   const int64_t unit = npad * K <= kL2Floats ? MR : MC;
   Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
-        nullptr, 1, unit, false};
+        nullptr, 1, unit, false, kc};
   // B row-major and L2-sized: read in place, rows at its own stride (each B panel then meets each A
   // micro-panel from L2, as packed panels would): its packing cost more than it saved
   j.direct = !b_trans && unit == MR;
