@@ -22,8 +22,7 @@
 #endif
 
 #include "backend/cpu/isa.h"
-
-#define LUCID_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+#include "backend/cpu/sgemm_kernel.h"
 
 namespace lucid::cpu {
 
@@ -169,67 +168,7 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
   }
 }
 
-// C (R x up to 16 * V) = / += Ap (R rows of an MR panel) Bp (V vectors of an NR panel) (+ bias per row);
-// `mlast` masks the last vector's columns.
-template <int R, int V>
-LUCID_AVX512 void kernel(int64_t kc, const float* __restrict a, const float* __restrict b, int64_t ldb, float* c,
-                         int64_t ldc, __mmask16 mlast, bool acc, const float* bias) {
-  __m512 s[R][V];
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r)
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) s[r][v] = _mm512_setzero_ps();
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc), _MM_HINT_T0);
-    if (V > 1) _mm_prefetch(reinterpret_cast<const char*>(c + r * ldc + 16 * V - 1), _MM_HINT_T0);
-  }
-#pragma GCC unroll 4
-  for (int64_t k = 0; k < kc; ++k) {
-    __m512 bv[V];
-#ifdef SG_PFA
-    _mm_prefetch(reinterpret_cast<const char*>(a + SG_PFA), _MM_HINT_T0);
-#endif
-#ifdef SG_PFB
-    _mm_prefetch(reinterpret_cast<const char*>(b + SG_PFB), _MM_HINT_T0);
-#endif
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) bv[v] = v < V - 1 ? _mm512_loadu_ps(b + 16 * v) : _mm512_maskz_loadu_ps(mlast, b + 16 * v);
-#pragma GCC unroll 16
-    for (int r = 0; r < R; ++r) {
-      const __m512 av = _mm512_set1_ps(a[r]);
-#pragma GCC unroll 4
-      for (int v = 0; v < V; ++v) s[r][v] = _mm512_fmadd_ps(av, bv[v], s[r][v]);
-    }
-    a += MR;
-    b += ldb;
-  }
-#pragma GCC unroll 16
-  for (int r = 0; r < R; ++r) {
-    float* cr = c + r * ldc;
-#pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) {
-      const __mmask16 m = v == V - 1 ? mlast : __mmask16(0xFFFF);
-      __m512 x = s[r][v];
-      if (acc) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, cr + 16 * v));
-      if (bias) x = _mm512_add_ps(x, _mm512_set1_ps(bias[r]));
-      _mm512_mask_storeu_ps(cr + 16 * v, m, x);
-    }
-  }
-}
-
-using KernelFn = void (*)(int64_t, const float*, const float*, int64_t, float*, int64_t, __mmask16, bool,
-                         const float*);
-
-template <int V, int... Rs>
-constexpr auto kernel_row(std::integer_sequence<int, Rs...>) {
-  return std::array<KernelFn, MR>{&kernel<Rs + 1, V>...};
-}
-template <int... Vs>
-constexpr auto kernel_table(std::integer_sequence<int, Vs...>) {
-  return std::array<std::array<KernelFn, MR>, NV>{kernel_row<Vs + 1>(std::make_integer_sequence<int, MR>{})...};
-}
-const auto kKernels = kernel_table(std::make_integer_sequence<int, NV>{});
+using Tiles = sgemm_kernel::Tiles<MR, NV, false, false>;  // packed A panels, B packed or in place
 
 // Readiness of the packed B chunks (runs of panels) shared by the threads: 0 not packed, 1 being
 // packed, 2 ready. Whichever thread first needs a chunk packs it (each starts with its own); no
@@ -276,6 +215,7 @@ struct Job {
   int64_t chunks;               // runs of B panels packed at once (one per thread)
   int64_t unit;                 // rows of C per unit of work (a multiple of MR, at most MC)
   bool direct;                  // B read in place (row-major, small enough to stay in L2), not packed
+  int64_t kc;                   // depth of the blocks of the inner dimension: K split evenly, at most KC
 };
 
 // Rows [m0, m1) (at most MC) x columns [n0, n1) of C (n0, n1 multiples of NR, or n1 = N); chunk
@@ -284,9 +224,9 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
   float* Ap = t_apack.get(size_t(MC * KC));
   int64_t later[64];  // chunks another thread was packing: done after the others
   const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
-  for (int64_t pc = 0; pc < j.K; pc += KC) {
-    const int64_t kc = std::min(KC, j.K - pc);
-    const bool acc = j.accumulate || pc > 0, last = pc + KC >= j.K;
+  for (int64_t pc = 0; pc < j.K; pc += j.kc) {
+    const int64_t kc = std::min(j.kc, j.K - pc);
+    const bool acc = j.accumulate || pc > 0, last = pc + kc >= j.K;
     pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
     float* Bpc = j.Bp + pc * j.npad;
     // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
@@ -294,12 +234,10 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     // the A block streamed from L2
     auto compute = [&](int64_t qa, int64_t qb) {
       auto tile = [&](int64_t ir, int64_t q) {
-        const int R = int(std::min<int64_t>(MR, mc - ir));
-        const int64_t jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
-        const int V = int((n + 15) / 16);
+        const int64_t rows = std::min<int64_t>(MR, mc - ir), jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
         const float* bp = j.direct ? j.B + pc * j.ldb + jr : Bpc + q * NR * kc;
-        kKernels[V - 1][R - 1](kc, Ap + ir * kc, bp, j.direct ? j.ldb : NR, j.C + (ic + ir) * j.ldc + jr, j.ldc,
-                               lanes(n - 16 * (V - 1)), acc, last && j.bias ? j.bias + ic + ir : nullptr);
+        Tiles::get(rows, n)(kc, Ap + ir * kc, MR, bp, j.direct ? j.ldb : NR, nullptr, j.C + (ic + ir) * j.ldc + jr,
+                            j.ldc, sgemm_kernel::last_lanes(n), acc, last && j.bias ? j.bias + ic + ir : nullptr);
       };
       if ((qb - qa) * NR * kc <= kL2Floats) {
         for (int64_t ir = 0; ir < mc; ir += MR)
@@ -312,7 +250,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     int64_t nlater = 0;
     for (int64_t ci = 0; ci < nch; ++ci) {
       const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
-      std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      std::atomic<uint8_t>& f = j.ready[(pc / j.kc) * nch + c];
       if (!j.direct && f.load(std::memory_order_acquire) != 2) {
         uint8_t expect = 0;
         if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
@@ -326,7 +264,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     }
     for (int64_t li = 0; li < nlater; ++li) {
       const int64_t c = later[li];
-      const std::atomic<uint8_t>& f = j.ready[(pc / KC) * nch + c];
+      const std::atomic<uint8_t>& f = j.ready[(pc / j.kc) * nch + c];
       for (int spin = 0; f.load(std::memory_order_acquire) != 2; ++spin) {
         if (spin < 256) _mm_pause();
         else sched_yield();
@@ -373,12 +311,12 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
     }
     return;
   }
-  const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC;
+  const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC, kc = (K + nk - 1) / nk;
   // Units of one MR panel of rows when all of packed B stays in L2 (each A micro-panel then meets
   // every B panel from L2), else of MC rows (each B micro-panel meets MC rows of A from L1).
   const int64_t unit = npad * K <= kL2Floats ? MR : MC;
   Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
-        nullptr, 1, unit, false};
+        nullptr, 1, unit, false, kc};
   // B row-major and L2-sized: read in place, rows at its own stride (each B panel then meets each A
   // micro-panel from L2, as packed panels would): its packing cost more than it saved
   j.direct = !b_trans && unit == MR;
