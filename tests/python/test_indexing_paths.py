@@ -17,6 +17,9 @@ SIZES = [(1,), (7,), (32767,), (32768,), (32769,), (65537,), (3, 5), (181, 181),
 
 
 def same(lt, tt):
+    assert str(lt.dtype).split(".")[-1] == str(tt.dtype).split(".")[-1], (lt.dtype, tt.dtype)
+    if tt.dtype == torch.bfloat16:  # NumPy has no bfloat16; float32 holds every value
+        lt, tt = lt.float(), tt.float()
     a, b = lt.numpy(), tt.numpy()
     assert a.shape == b.shape, (a.shape, b.shape)
     assert a.dtype == b.dtype, (a.dtype, b.dtype)
@@ -315,3 +318,28 @@ def test_index_add_rows_backward():
     s = lucid.tensor(rng.standard_normal((5, 4)), requires_grad=True)
     idx = lucid.tensor([0, 5, 0, 2, 5])
     assert lucid.autograd.gradcheck(lambda a, b: a.index_add(0, idx, b, alpha=3), (x, s))
+
+
+# ---------------------------------------------------------------------------------------------
+# masked_fill (a bitwise blend on contiguous operands)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int64", "bool",
+                                   "complex64", "complex128"])
+def test_masked_fill_blend(threads, dtype):
+    rng = np.random.default_rng(15)
+    x = (rng.standard_normal((300, 257)) * 5).astype(np.float32)
+    m = rng.random((300, 257)) < 0.5
+    lx, tx = lucid.tensor(x).to(getattr(lucid, dtype)), torch.tensor(x).to(getattr(torch, dtype))
+    (lm, tm) = pair(m)
+    for v in ([True, False] if dtype == "bool" else [0, -3, 7]):
+        same(lx.masked_fill(lm, v), tx.masked_fill(tm, v))
+        same(lx.masked_fill(lm[0], v), tx.masked_fill(tm[0], v))  # a broadcast mask: the strided loop
+        same(lx.t().masked_fill(lm.t(), v), tx.t().masked_fill(tm.t(), v))
+        y, ty = lx.clone(), tx.clone()
+        y.masked_fill_(lm, v)
+        ty.masked_fill_(tm, v)
+        same(y, ty)
+    if dtype.startswith("float"):
+        same(lx.masked_fill(lm, float("nan")).isnan(), tx.masked_fill(tm, float("nan")).isnan())
+        same(lx.masked_fill(lm, float("-inf")), tx.masked_fill(tm, float("-inf")))

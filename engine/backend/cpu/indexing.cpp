@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/common/iter.h"
+#include "backend/cpu/index_util.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/index_fused.h"
 #include "backend/kernels/indexing.h"
@@ -159,6 +160,20 @@ void masked_fill(const TensorImpl& out, const TensorImpl& mask, const Scalar& va
     const T v = value.to<T>();
     parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
       it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+        if constexpr (sizeof(T) <= 8) {
+          if (s[0] == sizeof(T) && s[1] == 1) {  // a bitwise blend, not a branch: a random mask mispredicts
+            using U = Word<sizeof(T)>;
+            U bits;
+            std::memcpy(&bits, &v, sizeof(T));
+            U* o = reinterpret_cast<U*>(p[0]);
+            const uint8_t* m = reinterpret_cast<const uint8_t*>(p[1]);
+            for (int64_t i = 0; i < n; ++i) {
+              const U sel = U(0) - U(m[i] != 0);
+              o[i] = U((o[i] & U(~sel)) | (bits & sel));
+            }
+            return;
+          }
+        }
         for (int64_t i = 0; i < n; ++i)
           if (*reinterpret_cast<const bool*>(p[1] + i * s[1])) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
       });
