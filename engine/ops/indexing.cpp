@@ -675,10 +675,18 @@ namespace {
 
 Tensor index_add_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha,
                       const DimIndex& di) {
-  Tensor out = fresh_copy(self);
+  Tensor out;
   {
     autograd::GradModeGuard ng(false);
-    index_write_into(ScatterOp::Add, out, di, unalias(scaled(source, alpha), out));
+    Tensor src = scaled(source, alpha);
+    if (di.d == 0 && self->device().is_cpu() && self->is_contiguous() && src->is_contiguous()) {
+      // along dim 0 of contiguous tensors: the copy and the adds in one pass, each thread on its own rows
+      out = TensorImpl::empty(self->shape(), self->dtype(), self->device());
+      index_add_rows_kernel(self->device())(*out, *self, *di.idx, *src);
+    } else {
+      out = fresh_copy(self);
+      index_write_into(ScatterOp::Add, out, di, unalias(src, out));
+    }
   }
   const Shape sshape = source->shape();
   record("IndexAddBackward0", {&self, &source}, {&out}, {SavedTensor(index, false)},

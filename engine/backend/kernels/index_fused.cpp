@@ -4,4 +4,5 @@
 namespace lucid {
 LUCID_DEFINE_KERNEL(masked_select_kernel)
 LUCID_DEFINE_KERNEL(index_read_checked_kernel)
+LUCID_DEFINE_KERNEL(index_add_rows_kernel)
 }  // namespace lucid

@@ -15,4 +15,10 @@ LUCID_DECLARE_KERNEL(masked_select_kernel, void (*)(const TensorImpl& out, const
 LUCID_DECLARE_KERNEL(index_read_checked_kernel, bool (*)(const TensorImpl& out, const TensorImpl& src,
                                                          const TensorImpl& idx, int64_t mult, int64_t size))
 
+// out = self, then out[idx[i]] += src[i] over the rows along dim 0 (out, self: contiguous [n, ...];
+// src: contiguous [k, ...] with self's row size; idx: k in-range int64 values, strides()[0] apart):
+// each thread copies and updates its own block of rows (no races; duplicates add in index order).
+LUCID_DECLARE_KERNEL(index_add_rows_kernel, void (*)(const TensorImpl& out, const TensorImpl& self,
+                                                     const TensorImpl& idx, const TensorImpl& src))
+
 }  // namespace lucid
