@@ -184,7 +184,7 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
           auto one = [&](int64_t i, int threads) {
             sgemm_f32(M, N, K, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, ga.trans,
                       reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb, gb.trans,
-                      reinterpret_cast<T*>(O + i * M * N * isz), N, false, nullptr, threads);
+                      reinterpret_cast<T*>(O + i * M * N * isz), N, threads);
           };
           if (inner || nt == 1 || B == 1) {
             for (int64_t i = 0; i < B; ++i) one(i, inner ? nt : 1);
