@@ -49,7 +49,7 @@ LUCID_VM double sin(double x) {
   const double y0 = rem_pio2(x, y1, n);
   const double s = ksin(y0, y1), c = kcos(y0, y1);
   const double r = (n & 1) ? c : s;
-  return (n & 2) ? -r : r;
+  return x == 0.0 ? x : ((n & 2) ? -r : r);
 }
 LUCID_VM double cos(double x) {
   int64_t n;
@@ -98,7 +98,7 @@ LUCID_VM float sin(float x) {
   int64_t n;
   const double y = rem_pio2_f(x, n), z = y * y;
   const double r = (n & 1) ? cos_poly_f(z) : sin_poly_f(y, z);
-  return float((n & 2) ? -r : r);
+  return x == 0.0f ? x : float((n & 2) ? -r : r);
 }
 LUCID_VM float cos(float x) {
   int64_t n;
@@ -110,7 +110,7 @@ LUCID_VM float tan(float x) {
   int64_t n;
   const double y = rem_pio2_f(x, n), z = y * y;
   const double s = sin_poly_f(y, z), c = cos_poly_f(z);
-  return float((n & 1) ? -c / s : s / c);
+  return x == 0.0f ? x : float((n & 1) ? -c / s : s / c);
 }
 
 // atan (fdlibm s_atan.c): |x| reduced to |t| < 7/16 by one of four Moebius maps (one division),
@@ -119,7 +119,8 @@ constexpr double kAT[] = {3.33333333333329318027e-01, -1.99999999998764832476e-0
                           -1.11111104054623557880e-01, 9.09088713343650656196e-02, -7.69187620504482999495e-02,
                           6.66107313738753120669e-02, -5.83357013379057348645e-02, 4.97687799461593236017e-02,
                           -3.65315727442169155270e-02, 1.62858201153657823623e-02};
-LUCID_VM double atan_pos(double ax) {  // ax >= 0 or NaN
+LUCID_VM double atan_pos(double ax_in) {  // ax >= 0 or NaN
+  const double ax = ax_in > 1e300 ? 1e300 : ax_in;  // atan(inf) = pi/2
   // t = (a ax + b) / (c ax + d); from the largest interval down (sequential selects vectorise)
   double a = 0.0, b = -1.0, c = 1.0, d = 0.0;
   double hi = 1.57079632679489655800e+00, lo = 6.12323399573676603587e-17;
