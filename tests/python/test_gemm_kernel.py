@@ -99,6 +99,17 @@ def test_batched_and_broadcast(tb):
     _check(lucid.bmm(lucid.tensor(a), _operand(b, tb)).numpy(), a, b)
 
 
+@pytest.mark.parametrize("mode", [1, 0], ids=["auto", "openblas"])
+def test_batched_small_products(mode):
+    # the default dispatch: small products of a batch spread over the threads (OpenBLAS or lucid's)
+    _C._set_sgemm_mode(mode)
+    for shape_a, shape_b in [((40, 20, 30), (40, 30, 25)), ((40, 20, 30), (30, 25)), ((64, 1, 30), (64, 30, 9)),
+                             ((3, 64, 96), (3, 96, 200)), ((16, 64, 64), (64, 64))]:
+        a, b = _r(shape_a, 24), _r(shape_b, 25)
+        _check(lucid.matmul(lucid.tensor(a), lucid.tensor(b)).numpy(), a, b)
+        _check(lucid.matmul(lucid.tensor(a), _operand(b, True)).numpy(), a, b)
+
+
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, True)], ids=["nn", "tt"])
 def test_nan_inf_propagate(ta, tb):
     m, n, k = 40, 50, 300

@@ -120,14 +120,14 @@ Tensor widen_f32(const TensorImpl& t) {
 // Where lucid's float32 GEMM runs instead of OpenBLAS's (measured, one thread): AVX-512, from 2^20
 // multiply-adds (2^16 with B transposed, as in linear layers, a layout OpenBLAS handles slowly; below,
 // OpenBLAS's small-matrix kernels win), up to 2^29 (OpenBLAS's blocking wins from ~1024^3), with all of
-// B packed at once (K * N at most 2^24 floats). One product uses several threads from 2^20.
+// B packed at once (K * N at most 2^22 floats, 16 MiB). One product uses several threads from 2^20.
 constexpr double kSgemmThreadMnk = double(int64_t(1) << 20);
 bool use_sgemm(int64_t M, int64_t N, int64_t K, bool a_trans, bool b_trans) {
   if (!sgemm_available()) return false;
-  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 24);
+  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 22);
   const double mnk = double(M) * double(N) * double(K);
   const double lo = double(int64_t(1) << (b_trans && !a_trans ? 16 : 20)), hi = double(int64_t(1) << 29);
-  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 24);
+  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 22);
 }
 
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
@@ -179,7 +179,8 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
           // lucid's own GEMM (backend/cpu/sgemm.h): threads inside one product when it is large enough,
           // else across the batch
           const int nt = in_parallel_region() ? 1 : get_num_threads();
-          const bool inner = nt > 1 && mnk >= kSgemmThreadMnk;
+          // (a batch of several products per thread: the batch split instead, no synchronisation per product)
+          const bool inner = nt > 1 && mnk >= kSgemmThreadMnk && (B < 2 * nt || mnk >= double(int64_t(1) << 24));
           auto one = [&](int64_t i, int threads) {
             sgemm_f32(M, N, K, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, ga.trans,
                       reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb, gb.trans,
@@ -196,11 +197,28 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
           return;
         }
       }
-      for (int64_t i = 0; i < B; ++i) {
+      auto small = [&](int64_t i) {
         const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
         const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
         T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
         if (vec) gemv_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+      };
+      // A batch of products too small for threads each: the batch split among the threads, one
+      // single-threaded BLAS call per product (BLAS runs single-threaded inside our parallel region).
+      if (B > 1 && !split && mnk < double(int64_t(1) << 21) && get_num_threads() > 1 && !in_parallel_region() &&
+          mnk * double(B) >= double(int64_t(1) << 21)) {
+        parallel_for(0, B, std::max<int64_t>(1, int64_t(double(int64_t(1) << 20) / std::max(mnk, 1.0))),
+                     [&](int64_t lo, int64_t hi) {
+                       for (int64_t i = lo; i < hi; ++i) small(i);
+                     });
+        return;
+      }
+      for (int64_t i = 0; i < B; ++i) {
+        const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
+        const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
+        T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
+        if (vec) small(i);
         else if (split) {  // see `split` above; each block packs the other operand again: split the larger side
           const int64_t nt = get_num_threads();
           const bool by_rows = M >= N;
@@ -220,7 +238,7 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
             }
           });
         }
-        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else small(i);
       }
     }
   });

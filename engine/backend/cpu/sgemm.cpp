@@ -1,8 +1,10 @@
-// lucid's float32 GEMM (backend/cpu/sgemm.h). BLIS loop order: blocks of NC columns of B, blocks of KC
-// of the inner dimension (one packed B block, KC x NC, shared by the threads), blocks of MC rows of A
-// (packed per thread, MC x KC: L2), then the micro-kernel over MR x NR tiles of C: MR rows of A
-// broadcast against NR = 16 * NV columns of B held in NV zmm registers, MR * NV accumulators.
-// Packed panels are k-major: A panels MR floats per k, B panels NR floats per k (zero-padded).
+// lucid's float32 GEMM (backend/cpu/sgemm.h), BLIS-style. The inner dimension in even blocks of at most
+// KC; B packed once per call into k-major panels of NR = 16 * NV columns (zero-padded), shared by the
+// threads, or read in place when it is row-major and fits L2; A packed per unit of rows into k-major
+// panels of MR rows; then the micro-kernel (sgemm_kernel.h) over MR x NR tiles of C: MR rows of A
+// broadcast against NV zmm vectors of a row of B, MR * NV accumulators. Threads: the rows of C split
+// into equal shares taken unit by unit, a finished thread taking units left in the others' shares;
+// B packed in chunks, one per thread, by whichever thread needs a chunk first (no barriers).
 #include "backend/cpu/sgemm.h"
 
 #include <immintrin.h>
@@ -12,6 +14,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include <sched.h>
 #include <utility>
@@ -56,6 +59,10 @@ struct Buf {
       std::free(p);
       n = (want + 15) / 16 * 16;
       p = static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)));
+      if (!p) {
+        n = 0;
+        throw std::bad_alloc();
+      }
     }
     return p;
   }
@@ -103,7 +110,8 @@ LUCID_AVX512 void pack_a(const float* A, int64_t lda, bool at, int64_t i0, int64
     if (at) {
       const float* src = A + k0 * lda + i0 + p;
       const __mmask16 mr = lanes(R);
-      for (int64_t k = 0; k < kc; ++k) _mm512_mask_storeu_ps(dst + k * MR, mmr, _mm512_maskz_loadu_ps(mr, src + k * lda));
+      for (int64_t k = 0; k < kc; ++k)
+        _mm512_mask_storeu_ps(dst + k * MR, mmr, _mm512_maskz_loadu_ps(mr, src + k * lda));
     } else {
       const float* src = A + (i0 + p) * lda + k0;
       for (int64_t kb = 0; kb < kc; kb += 16) {
@@ -159,7 +167,8 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
           const __mmask16 mk = lanes(nk);
           __m512 r[16];
 #pragma GCC unroll 16
-          for (int i = 0; i < 16; ++i) r[i] = i < nv ? _mm512_maskz_loadu_ps(mk, src + i * ldb + kb) : _mm512_setzero_ps();
+          for (int i = 0; i < 16; ++i)
+            r[i] = i < nv ? _mm512_maskz_loadu_ps(mk, src + i * ldb + kb) : _mm512_setzero_ps();
           transpose16(r);
           for (int t = 0; t < nk; ++t) _mm512_store_ps(dst + (kb + t) * NR + 16 * v, r[t]);
         }
@@ -209,7 +218,7 @@ struct Job {
   int64_t ldc;
   bool accumulate;
   const float* bias;
-  float* Bp;                    // all of B packed: block pc at Bp + pc * npad, panel q at + q * NR * kc
+  float* Bp;                    // packed B (null when direct): block pc at Bp + pc * npad, panel q at + q * NR * kc
   int64_t npad;                 // N rounded up to NR
   std::atomic<uint8_t>* ready;  // per (pc block, chunk): whether that run of B panels is packed
   int64_t chunks;               // runs of B panels packed at once (one per thread)
@@ -228,7 +237,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     const int64_t kc = std::min(j.kc, j.K - pc);
     const bool acc = j.accumulate || pc > 0, last = pc + kc >= j.K;
     pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
-    float* Bpc = j.Bp + pc * j.npad;
+    float* Bpc = j.direct ? nullptr : j.Bp + pc * j.npad;
     // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
     // the B panels streamed from L2 when they fit there, else each B micro-panel held in L1 against
     // the A block streamed from L2
@@ -315,11 +324,12 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   // Units of one MR panel of rows when all of packed B stays in L2 (each A micro-panel then meets
   // every B panel from L2), else of MC rows (each B micro-panel meets MC rows of A from L1).
   const int64_t unit = npad * K <= kL2Floats ? MR : MC;
-  Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias, t_bpack.get(size_t(npad * K)), npad,
-        nullptr, 1, unit, false, kc};
   // B row-major and L2-sized: read in place, rows at its own stride (each B panel then meets each A
   // micro-panel from L2, as packed panels would): its packing cost more than it saved
-  j.direct = !b_trans && unit == MR;
+  const bool direct = !b_trans && unit == MR;
+  t_apack.get(size_t(MC * KC));  // allocated here, where a failure can throw (the threads allocate theirs)
+  Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias,
+        direct ? nullptr : t_bpack.get(size_t(npad * K)), npad, nullptr, 1, unit, direct, kc};
   int nt = std::max(1, std::min(threads, 64));
   const int64_t panels = (M + MR - 1) / MR;
 #ifdef _OPENMP
