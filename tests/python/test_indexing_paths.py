@@ -343,3 +343,61 @@ def test_masked_fill_blend(threads, dtype):
     if dtype.startswith("float"):
         same(lx.masked_fill(lm, float("nan")).isnan(), tx.masked_fill(tm, float("nan")).isnan())
         same(lx.masked_fill(lm, float("-inf")), tx.masked_fill(tm, float("-inf")))
+
+
+# ---------------------------------------------------------------------------------------------
+# index writes over rows (each thread owns a stretch of the destination's memory)
+
+
+@pytest.mark.parametrize("shape", [(512, 512), (64, 16), (2000, 20), (300, 3, 40), (9, 5000)])
+def test_row_writes(threads, shape):
+    rng = np.random.default_rng(16)
+    x = rng.standard_normal(shape)
+    n = shape[0]
+    idx = rng.integers(-n, n, n // 2 + 3)  # duplicates and negative indices
+    (lx, tx), (li, ti) = pair(x), pair(idx)
+    vals = rng.standard_normal((len(idx),) + shape[1:])
+    (lv, tv) = pair(vals)
+    same(lx.index_put((li,), lv, accumulate=True), tx.index_put((ti,), tv, accumulate=True))
+    # assignments with duplicate indices and different values: PyTorch's winner depends on its
+    # threads; lucid's is the last one at any thread count. Compare on distinct indices.
+    uniq = rng.permutation(n)[: n // 2 + 3] - n * (rng.random(n // 2 + 3) < 0.5)
+    (lu, tu_) = pair(uniq)
+    same(lx.index_put((lu,), lv, accumulate=False), tx.index_put((tu_,), tv, accumulate=False))
+    ref = lx.index_put((li,), lv)
+    lucid.set_num_threads(1)
+    same(ref, lx.index_put((li,), lv))  # deterministic: the same winner as on one thread
+    lucid.set_num_threads(threads)
+    a, t = lx.clone(), tx.clone()
+    a[li] = 1.5
+    t[ti] = 1.5
+    same(a, t)
+    a[lu] += lv
+    t[tu_] += tv
+    same(a, t)
+    s, ts = lx.clone(), tx.clone()
+    s[:, 1:][li] = -2.0  # a strided destination (a view inside a bigger storage)
+    ts[:, 1:][ti] = -2.0
+    same(s, ts)
+    pos = idx % n
+    (lp, tp) = pair(pos)
+    same(lx.index_copy(0, lp[:1], lv[:1]), tx.index_copy(0, tp[:1], tv[:1]))
+    same(lx.index_fill(0, lp, 3.0), tx.index_fill(0, tp, 3.0))
+    b, tb = lx.clone(), tx.clone()
+    b.index_add_(0, lp, lv, alpha=2)
+    tb.index_add_(0, tp, tv, alpha=2)
+    np.testing.assert_allclose(b.numpy(), tb.numpy(), rtol=1e-12, atol=1e-12)
+    u = lx.transpose(0, 1).contiguous().transpose(0, 1)  # a non-contiguous target
+    tu = tx.transpose(0, 1).contiguous().transpose(0, 1)
+    u[li] = 7.0
+    tu[ti] = 7.0
+    same(u, tu)
+
+
+def test_row_writes_out_of_range_writes_nothing(threads):
+    x = lucid.zeros(512, 64)
+    with pytest.raises(IndexError, match="index 512 is out of bounds for dimension 0 with size 512"):
+        x[lucid.tensor([3, 512, 7])] = 1.0
+    with pytest.raises(IndexError, match="index -513 is out of bounds"):
+        x.index_put_((lucid.tensor([1, -513]),), lucid.ones(2, 64), accumulate=True)
+    assert (x.numpy() == 0).all()

@@ -1,7 +1,9 @@
 // A gather (out[p] = *(src[p] + idx[p] * mult)) that checks its indices while it reads them: one
-// pass over the index instead of a range check and then the read. An index outside [0, size) reads
-// element 0 instead (nothing out of bounds) and marks the result failed; the op layer then finds
-// the first bad index and raises.
+// pass over the index instead of a range check and then the read (each block of indices is checked
+// first, vectorised, and read while in L1). A block holding an index outside [0, size) is not read
+// (nothing out of bounds) and marks the result failed; the op layer then finds the first bad index
+// and raises.
+#include <algorithm>
 #include <atomic>
 
 #include "backend/common/iter.h"
@@ -13,29 +15,39 @@ namespace lucid::cpu {
 
 namespace {
 
-// Reads n elements; returns a value with its top bit set when some index was outside [0, size).
+constexpr int64_t kBlock = 256;  // indices checked (vectorised, then in L1 for the reads) per block
+
+// Reads n elements; returns a value with its top bit set when some index was outside [0, size)
+// (then the block holding it is not read: the result is thrown away).
 template <typename U>
 inline uint64_t read_run(char* o, int64_t so, const char* sp, int64_t ss, const char* ip, int64_t si, int64_t n,
                          int64_t mult, uint64_t size) {
   const uint64_t top = size - 1;
   uint64_t acc = 0;
-  auto at = [&](uint64_t k) {
-    acc |= k | (top - k);                   // negative (as int64) exactly when k >= size or k < 0
-    return int64_t(k < size ? k : 0) * mult;  // a bad index reads element 0
-  };
   if (so == int64_t(sizeof(U)) && si == int64_t(sizeof(int64_t))) {
     U* op = reinterpret_cast<U*>(o);
     const uint64_t* ix = reinterpret_cast<const uint64_t*>(ip);
-    if (ss == 0) {  // one source row (a gather along the last dim)
-      for (int64_t i = 0; i < n; ++i) op[i] = *reinterpret_cast<const U*>(sp + at(ix[i]));
-    } else {
-      for (int64_t i = 0; i < n; ++i) op[i] = *reinterpret_cast<const U*>(sp + i * ss + at(ix[i]));
+    for (int64_t b = 0; b < n; b += kBlock) {
+      const int64_t m = std::min(kBlock, n - b);
+      uint64_t bad = 0;
+      for (int64_t i = b; i < b + m; ++i) bad |= ix[i] | (top - ix[i]);  // negative exactly when out of range
+      if (bad >> 63) {
+        acc |= bad;
+        continue;
+      }
+      if (ss == 0 && mult == int64_t(sizeof(U))) {  // along the last dim of a contiguous row
+        const U* row = reinterpret_cast<const U*>(sp);
+        for (int64_t i = b; i < b + m; ++i) op[i] = row[ix[i]];
+      } else {
+        for (int64_t i = b; i < b + m; ++i) op[i] = *reinterpret_cast<const U*>(sp + i * ss + int64_t(ix[i]) * mult);
+      }
     }
     return acc;
   }
   for (int64_t i = 0; i < n; ++i) {
     const uint64_t k = *reinterpret_cast<const uint64_t*>(ip + i * si);
-    *reinterpret_cast<U*>(o + i * so) = *reinterpret_cast<const U*>(sp + i * ss + at(k));
+    acc |= k | (top - k);
+    *reinterpret_cast<U*>(o + i * so) = *reinterpret_cast<const U*>(sp + i * ss + int64_t(k < size ? k : 0) * mult);
   }
   return acc;
 }

@@ -79,29 +79,67 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
 template <ScatterOp OP>
 void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult, int64_t split) {
   dispatch_dtype(dst.dtype(), [&]<typename T>() {
+    // A run along one target row (the index constant, dst dense): elements [k0, k1) as a vector loop.
+    auto row_run = [&](char** p, const int64_t* st, int64_t k0, int64_t k1) {
+      T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
+      if (st[1] == sizeof(T)) {
+        const T* a = reinterpret_cast<const T*>(p[1]);
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], a[k]);
+      } else if (st[1] == 0) {  // one value (x[idx] = v, index_fill)
+        const T a = *reinterpret_cast<const T*>(p[1]);
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], a);
+      } else {
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], *reinterpret_cast<const T*>(p[1] + k * st[1]));
+      }
+    };
+    auto element = [&](char** p, const int64_t* st, int64_t k) -> T& {
+      return *reinterpret_cast<T*>(p[0] + k * st[0] + *reinterpret_cast<const int64_t*>(p[2] + k * st[2]) * mult);
+    };
     auto serial = [&](const TensorImpl& d, const TensorImpl& s, const TensorImpl& i) {
       auto it = Iter<3>::make({&d, &s, &i});
       it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
-        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == sizeof(T)) {  // one target row: a plain vector loop
-          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
-          const T* a = reinterpret_cast<const T*>(p[1]);
-          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a[k]);
-          return;
-        }
-        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == 0) {  // one target row, one value (x[idx] = v, index_fill)
-          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
-          const T a = *reinterpret_cast<const T*>(p[1]);
-          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a);
-          return;
-        }
-        for (int64_t k = 0; k < n; ++k) {
-          const int64_t j = *reinterpret_cast<const int64_t*>(p[2] + k * st[2]);
-          apply<OP, T>(*reinterpret_cast<T*>(p[0] + k * st[0] + j * mult), *reinterpret_cast<const T*>(p[1] + k * st[1]));
-        }
+        if (st[2] == 0 && st[0] == sizeof(T)) return row_run(p, st, 0, n);
+        for (int64_t k = 0; k < n; ++k) apply<OP, T>(element(p, st, k), *reinterpret_cast<const T*>(p[1] + k * st[1]));
       });
     };
+    const int nt = get_num_threads();
+    if (nt == 1 || dst.numel() <= kGrainSize / 4 || in_parallel_region()) {
+      serial(dst, src, idx);
+      return;
+    }
+    auto it = Iter<3>::make({&dst, &src, &idx});
+#ifdef _OPENMP
+    if (it.strides[2][0] == 0 && it.strides[0][0] == int64_t(sizeof(T)) && it.shape[0] >= 16) {
+      // Runs along target rows: each thread owns one contiguous stretch of the destination's memory
+      // (the stretches a parallel copy of it leaves in each core's cache) and walks every run in
+      // order, writing only its own elements: no races, and duplicates resolve as on one thread.
+      char* const lo = static_cast<char*>(dst.storage()->data());
+      const int64_t span = dst.storage()->nbytes(), sz = int64_t(sizeof(T));
+#pragma omp parallel num_threads(nt)
+      {
+        const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
+        const char* b = lo + ((span * tid / nth) & ~int64_t(63));
+        const char* e = tid + 1 == nth ? lo + span : lo + ((span * (tid + 1) / nth) & ~int64_t(63));
+        it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
+          if (st[2] == 0 && st[0] == sz) {
+            const char* o = p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult;
+            const int64_t k0 = o >= b ? 0 : std::min<int64_t>(n, (b - o + sz - 1) / sz);
+            const int64_t k1 = o >= e ? 0 : std::min<int64_t>(n, (e - o + sz - 1) / sz);
+            if (k0 < k1) row_run(p, st, k0, k1);
+            return;
+          }
+          for (int64_t k = 0; k < n; ++k) {
+            T& d = element(p, st, k);
+            const char* a = reinterpret_cast<const char*>(&d);
+            if (a >= b && a < e) apply<OP, T>(d, *reinterpret_cast<const T*>(p[1] + k * st[1]));
+          }
+        });
+      }
+      return;
+    }
+#endif
     const int64_t parts = split >= 0 ? dst.shape()[size_t(split)] : 1;
-    if (parts < 2 || dst.numel() <= kGrainSize / 4 || get_num_threads() == 1) {
+    if (parts < 2) {
       serial(dst, src, idx);
       return;
     }
