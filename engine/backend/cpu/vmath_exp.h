@@ -50,6 +50,27 @@ LUCID_VM float exp(float x) {
   return ldexp2(r * r * poly(r, kExpF) + r + 1.0f, n);
 }
 
+// Fast versions for the common range: 2^n applied by adding n to the exponent bits (one shift: the
+// low bits of x / ln2 + 1.5 * 2^23 are n); the loop uses them for blocks where every lane is in range
+// (exp_fast_ok) and the full versions above otherwise (denormal and infinite results, NaN).
+LUCID_VM bool exp_fast_ok(float x) { return x > -86.5f && x < 88.0f; }
+LUCID_VM bool exp_fast_ok(double x) { return x > -707.0 && x < 709.0; }
+LUCID_VM float exp_fast(float x) {
+  const float t = x * 1.44269504088896341f + Lim<float>::magic;
+  const float q = t - Lim<float>::magic;
+  float r = x - q * 0.693359375f;
+  r = r - q * -2.12194440e-4f;
+  const float y = r * r * poly(r, kExpF) + r + 1.0f;
+  return i2f(f2i(y) + (f2i(t) << 23));
+}
+LUCID_VM double exp_fast(double x) {
+  const double t = x * kLog2eD + Lim<double>::magic;
+  const double q = t - Lim<double>::magic;
+  const double r = (x - q * kL2U) - q * kL2L;
+  const double y = r * r * poly(r, kExpD) + r + 1.0;
+  return i2d(d2i(y) + (d2i(t) << 52));
+}
+
 // e^x = 2^n (1 + hi + lo) with |hi| <= 0.42, lo of the order of 2^-53 hi; x is clamped.
 LUCID_VM double exp_kernel(double x, int64_t& n, double& lo) {
   const double xc = sel(x < -746.0, -746.0, sel(x > 746.0, 746.0, x));
@@ -132,6 +153,21 @@ LUCID_VM float log(float x) {
   return sel(x >= 0.0f, r, Lim<float>::nan);
 }
 
+// Fast versions for positive normal finite x (the full ones add denormals and special values).
+template <typename T> LUCID_VM bool log_fast_ok(T x) {
+  return x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
+}
+LUCID_VM float log_fast(float x) {
+  const int32_t ix = f2i(x) + (0x3f800000 - 0x3f3504f3);
+  const float fe = float((ix >> 23) - 127);
+  const float f = i2f((ix & 0x007fffff) + 0x3f3504f3) - 1.0f;
+  const float z = f * f;
+  float y = f * z * poly(f, kLogF);
+  y = y + fe * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  return (f + y) + fe * 0.693359375f;
+}
+
 // log(1 + f) = f - hfsq + s (hfsq + R(s^2)), s = f / (2 + f) (fdlibm).
 constexpr double kLg[] = {6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
                           2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
@@ -156,6 +192,14 @@ LUCID_VM T log_special(T x, T r) {
   r = sel(x == Lim<T>::inf, x, r);
   r = sel(x == T(0), -Lim<T>::inf, r);
   return sel(x >= T(0), r, Lim<T>::nan);
+}
+LUCID_VM double log_fast(double x) {
+  const int64_t ix = d2i(x) + (0x3ff0000000000000LL - 0x3fe6a09e667f3bcdLL);
+  const double fe = double((ix >> 52) - 1023);
+  const double f = i2d((ix & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
+  double hfsq, s;
+  const double R = log_r(f, hfsq, s);
+  return fe * kLn2HiD - ((hfsq - (s * (hfsq + R) + fe * kLn2LoD)) - f);
 }
 LUCID_VM double log(double x) {
   double fe, hfsq, s;
@@ -377,5 +421,6 @@ LUCID_VM double atanh(double x) {
 
 // sigmoid as PyTorch: 1 / (1 + e^-x).
 template <typename T> LUCID_VM T sigmoid(T x) { return T(1) / (T(1) + exp(T(-x))); }
+template <typename T> LUCID_VM T sigmoid_fast(T x) { return T(1) / (T(1) + exp_fast(T(-x))); }
 
 }  // namespace lucid::cpu::vmath

@@ -57,6 +57,24 @@ LUCID_VM M apply_vec(M x) {
   else return x;
 }
 
+// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h).
+template <UnaryOp Op>
+constexpr bool has_fast() {
+  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid;
+}
+template <UnaryOp Op, typename M>
+LUCID_VM bool fast_ok(M x) {
+  if constexpr (Op == UnaryOp::Exp) return exp_fast_ok(x);
+  else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
+  else return log_fast_ok(x);
+}
+template <UnaryOp Op, typename M>
+LUCID_VM M apply_fast(M x) {
+  if constexpr (Op == UnaryOp::Exp) return exp_fast(x);
+  else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
+  else return log_fast(x);
+}
+
 // sin/cos/tan reduce their argument exactly below kTrigMax only: larger finite lanes go to libm.
 template <UnaryOp Op>
 constexpr bool has_fallback() {
@@ -81,6 +99,14 @@ M trig_libm(M x) {
 namespace {
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
+  if constexpr (has_fast<Op>()) {
+    int32_t all = 1;  // an and-reduction of the range tests vectorises
+    for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
+    if (all) {
+      for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+      return;
+    }
+  }
   if constexpr (has_fallback<Op>()) {
     using I = typename Lim<M>::I;
     I big = 0;  // any finite |x| >= kTrigMax (on the bits: an integer or-reduction vectorises)
