@@ -225,3 +225,64 @@ def test_sqrt_correctly_rounded_and_rsqrt_as_torch(name):
         s = np.sqrt(x)  # correctly rounded (IEEE)
         want = s if name == "sqrt" else (dt(1) / s).astype(dt)
         np.testing.assert_array_equal(_run(name, x), want)
+
+
+# ---- binary ops of the same math (float32: vmath_binary.h; computed in double, rounded once)
+
+def _bin(name, a, b):
+    return getattr(lucid, name)(lucid.tensor(a), lucid.tensor(b)).numpy()
+
+
+def test_pow_float32_accuracy_scalar_exponent_and_specials():
+    a = np.exp(RNG.uniform(-5, 5, 40000)).astype(np.float32)
+    b = RNG.uniform(-20, 20, 40000).astype(np.float32)
+    ref = np.power(a.astype(LD), b.astype(LD))
+    with np.errstate(over="ignore"):
+        assert _ulps(_bin("pow", a, b), ref, np.float32).max() <= 1.0
+        for e in (2.5, -1.7, 3.0, 0.3):  # tensor ** scalar (a broadcast operand)
+            y = lucid.pow(lucid.tensor(a), e).numpy()
+            assert _ulps(y, np.power(a.astype(LD), LD(np.float32(e))), np.float32).max() <= 1.0
+    # C99 special cases (as std::pow and PyTorch): zeros, infinities, NaN, negative bases
+    sp = np.array([0, -0.0, 1, -1, 2, -2, 0.5, -0.5, np.inf, -np.inf, np.nan, 3, -3], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    y = _bin("pow", A, B)
+    with np.errstate(all="ignore"):
+        want = np.power(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(y, want)
+    assert np.array_equal(np.signbit(y[y == 0]), np.signbit(want[want == 0]))
+    # strided and float16
+    M = RNG.uniform(0.1, 3, (31, 33)).astype(np.float32)
+    t = lucid.tensor(M)
+    np.testing.assert_array_equal(lucid.pow(t.t(), t.t()).numpy(), _bin("pow", M.T.copy(), M.T.copy()))
+    h = t.to(lucid.float16)
+    want = lucid.pow(h.to(lucid.float32), h.to(lucid.float32)).to(lucid.float16).to(lucid.float32).numpy()
+    np.testing.assert_array_equal(lucid.pow(h, h).to(lucid.float32).numpy(), want)
+
+
+def test_atan2_float32():
+    y = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    x = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    assert _ulps(_bin("atan2", y, x), np.arctan2(y.astype(LD), x.astype(LD)), np.float32).max() <= 1.0
+    sp = np.array([0, -0.0, 1, -1, np.inf, -np.inf, np.nan, 1e-40], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    got = _bin("atan2", A, B)
+    want = np.arctan2(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+    ok = ~np.isnan(want)
+    assert np.array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_float32(name):
+    a = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    b = (a + RNG.uniform(-3, 3, 40000)).astype(np.float32)
+    ref = getattr(np, name)(a.astype(LD), b.astype(LD))
+    keep = np.abs(ref) > 0.5  # the formula max + log1p(.) cancels near 0 (as PyTorch's)
+    assert _ulps(_bin(name, a, b)[keep], ref[keep], np.float32).max() <= 1.0
+    sp = np.array([0, 1, -1, np.inf, -np.inf, np.nan, 100, -100], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    got = _bin(name, A, B)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    edge = ~np.isfinite(want) | ~np.isfinite(A) | ~np.isfinite(B)
+    np.testing.assert_array_equal(got[edge], want[edge])

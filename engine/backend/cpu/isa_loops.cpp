@@ -2,6 +2,7 @@
 // Fills that ISA's slot of the loop tables declared in loops.h.
 #include "backend/cpu/isa.h"
 #include "backend/cpu/loops.h"
+#include "backend/cpu/vmath_binary.h"
 #include "backend/cpu/vmath_unary.h"
 
 #include <utility>
@@ -15,8 +16,10 @@ namespace LUCID_ISA {
 
 template <BinaryOp Op, typename T>
 constexpr BinaryLoop binary_entry() {
-  if constexpr (binary_supported<Op, typename OpMath<T>::type>()) return &binary_loop<Op, T>;
-  else return nullptr;
+  using M = typename OpMath<T>::type;
+  if constexpr (!binary_supported<Op, M>()) return nullptr;
+  else if constexpr (vmath::has_vec_binary<Op, M>()) return &vmath::binary_loop<Op, T, M>;  // vmath_binary.h
+  else return &binary_loop<Op, T>;
 }
 
 template <typename T, size_t... I>
