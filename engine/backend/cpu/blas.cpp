@@ -1,5 +1,6 @@
-// CPU batched GEMM (mirrors cuda/blas.cu): OpenBLAS for float32/64 and complex, plain loops
-// (float accumulation) for float16/bfloat16 and integers.
+// CPU batched GEMM (mirrors cuda/blas.cu): lucid's own float32 GEMM (sgemm.h) at the sizes where it
+// beats OpenBLAS, OpenBLAS for the other float32/64 and complex products, plain loops (float
+// accumulation) for float16/bfloat16 and integers.
 #include <cblas.h>
 
 #include <cstring>
