@@ -120,14 +120,15 @@ Tensor widen_f32(const TensorImpl& t) {
 // Where lucid's float32 GEMM runs instead of OpenBLAS's (measured, one thread): AVX-512, from 2^20
 // multiply-adds (2^16 with B transposed, as in linear layers, a layout OpenBLAS handles slowly; below,
 // OpenBLAS's small-matrix kernels win), up to 2^29 (OpenBLAS's blocking wins from ~1024^3), with all of
-// B packed at once (K * N at most 2^22 floats, 16 MiB). One product uses several threads from 2^20.
+// B packed at once (K * N at most 2^20 floats, 4 MiB: beyond, B streams from L3 and OpenBLAS's
+// blocking wins). One product uses several threads from 2^20.
 constexpr double kSgemmThreadMnk = double(int64_t(1) << 20);
 bool use_sgemm(int64_t M, int64_t N, int64_t K, bool a_trans, bool b_trans) {
   if (!sgemm_available()) return false;
-  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 22);
+  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 20);
   const double mnk = double(M) * double(N) * double(K);
   const double lo = double(int64_t(1) << (b_trans && !a_trans ? 16 : 20)), hi = double(int64_t(1) << 29);
-  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 22);
+  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 20);
 }
 
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
@@ -184,7 +185,7 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
           auto one = [&](int64_t i, int threads) {
             sgemm_f32(M, N, K, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, ga.trans,
                       reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb, gb.trans,
-                      reinterpret_cast<T*>(O + i * M * N * isz), N, false, nullptr, threads);
+                      reinterpret_cast<T*>(O + i * M * N * isz), N, threads);
           };
           if (inner || nt == 1 || B == 1) {
             for (int64_t i = 0; i < B; ++i) one(i, inner ? nt : 1);

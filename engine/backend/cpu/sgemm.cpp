@@ -216,8 +216,6 @@ struct Job {
   bool bt;
   float* C;
   int64_t ldc;
-  bool accumulate;
-  const float* bias;
   float* Bp;                    // packed B (null when direct): block pc at Bp + pc * npad, panel q at + q * NR * kc
   int64_t npad;                 // N rounded up to NR
   std::atomic<uint8_t>* ready;  // per (pc block, chunk): whether that run of B panels is packed
@@ -235,7 +233,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
   const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
   for (int64_t pc = 0; pc < j.K; pc += j.kc) {
     const int64_t kc = std::min(j.kc, j.K - pc);
-    const bool acc = j.accumulate || pc > 0, last = pc + kc >= j.K;
+    const bool acc = pc > 0;  // the first block of the inner dimension writes C, the others add to it
     pack_a(j.A, j.lda, j.at, ic, mc, pc, kc, Ap);
     float* Bpc = j.direct ? nullptr : j.Bp + pc * j.npad;
     // panels [qa, qb) of B against the rows of the A block: each A micro-panel held in L1 against
@@ -246,7 +244,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
         const int64_t rows = std::min<int64_t>(MR, mc - ir), jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
         const float* bp = j.direct ? j.B + pc * j.ldb + jr : Bpc + q * NR * kc;
         Tiles::get(rows, n)(kc, Ap + ir * kc, MR, bp, j.direct ? j.ldb : NR, nullptr, j.C + (ic + ir) * j.ldc + jr,
-                            j.ldc, sgemm_kernel::last_lanes(n), acc, last && j.bias ? j.bias + ic + ir : nullptr);
+                            j.ldc, sgemm_kernel::last_lanes(n), acc, nullptr);
       };
       if ((qb - qa) * NR * kc <= kL2Floats) {
         for (int64_t ir = 0; ir < mc; ir += MR)
@@ -310,14 +308,10 @@ void set_sgemm_mode(int mode) { g_mode.store(std::clamp(mode, 0, 2), std::memory
 bool sgemm_available() { return sgemm_mode() != 0 && isa() == Isa::AVX512; }
 
 void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
-               int64_t ldb, bool b_trans, float* C, int64_t ldc, bool accumulate, const float* bias, int threads) {
+               int64_t ldb, bool b_trans, float* C, int64_t ldc, int threads) {
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
-    for (int64_t m = 0; m < M; ++m) {
-      float* c = C + m * ldc;
-      const float v = bias ? bias[m] : 0.f;
-      for (int64_t n = 0; n < N; ++n) c[n] = (accumulate ? c[n] : 0.f) + v;
-    }
+    for (int64_t m = 0; m < M; ++m) std::memset(C + m * ldc, 0, size_t(N) * sizeof(float));
     return;
   }
   const int64_t nq = (N + NR - 1) / NR, npad = nq * NR, nk = (K + KC - 1) / KC, kc = (K + nk - 1) / nk;
@@ -328,7 +322,7 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   // micro-panel from L2, as packed panels would): its packing cost more than it saved
   const bool direct = !b_trans && unit == MR;
   t_apack.get(size_t(MC * KC));  // allocated here, where a failure can throw (the threads allocate theirs)
-  Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc, accumulate, bias,
+  Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc,
         direct ? nullptr : t_bpack.get(size_t(npad * K)), npad, nullptr, 1, unit, direct, kc};
   int nt = std::max(1, std::min(threads, 64));
   const int64_t panels = (M + MR - 1) / MR;

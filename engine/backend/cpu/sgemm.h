@@ -15,11 +15,11 @@ bool sgemm_available();  // AVX-512 and not switched off
 int sgemm_mode();
 void set_sgemm_mode(int mode);
 
-// C[m, n] = sum_k A(m, k) B(k, n) (+ C[m, n] when accumulate) (+ bias[m] when bias), for m < M, n < N.
+// C[m, n] = sum_k A(m, k) B(k, n) (beta = 0: C is only written), for m < M, n < N.
 // A(m, k) = A[m * lda + k], or A[k * lda + m] when a_trans; B(k, n) = B[k * ldb + n], or B[n * ldb + k]
 // when b_trans; C[m * ldc + n]. `threads` threads work on it (1: the calling thread alone; callers
 // inside a parallel region pass 1). Every product is summed (NaN and Inf propagate as in BLAS).
 void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
-               int64_t ldb, bool b_trans, float* C, int64_t ldc, bool accumulate, const float* bias, int threads);
+               int64_t ldb, bool b_trans, float* C, int64_t ldc, int threads);
 
 }  // namespace lucid::cpu
