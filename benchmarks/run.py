@@ -25,7 +25,8 @@ from rows import all_rows, set_dtype  # noqa: E402
 def context(device, threads):
     ctx = {"lucid": lucid.__version__, "torch": torch.__version__, "python": platform.python_version(),
            "threads": threads, "device": device, "cpu_isa": lucid._C._cpu_isa(),
-           "blas": lucid._C._blas_info()["corename"], "torch_flush_denormal": True}
+           "blas": lucid._C._blas_info()["corename"], "blas_config": lucid._C._blas_info()["config"],
+           "lucid_flush_denormal": bool(lucid._C._flush_denormal()), "torch_flush_denormal": True}
     try:
         ctx["git"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                     cwd=os.path.dirname(__file__)).stdout.strip()
@@ -33,7 +34,10 @@ def context(device, threads):
         pass
     try:
         with open("/proc/cpuinfo") as f:
-            ctx["cpu"] = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+            info = f.read().splitlines()
+        ctx["cpu"] = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), "")
+        flags = next((l.split(":", 1)[1].split() for l in info if l.startswith("flags")), [])
+        ctx["cpu_flags"] = sorted(f for f in flags if f.startswith(("avx", "fma", "f16c", "amx", "sse4")))
     except OSError:
         pass
     if device == "cuda":
@@ -112,6 +116,7 @@ def main():
     ap.add_argument("--rows", default="", help="only rows whose 'group: name' contains this text")
     args = ap.parse_args()
     torch.set_flush_denormal(True)
+    lucid.set_flush_denormal(True)
     lucid_cores = os.cpu_count() or 1
     if args.device == "cuda":                   # host threads barely matter to a GPU row: one set
         thread_sets = [args.threads or min(lucid_cores, 8)]

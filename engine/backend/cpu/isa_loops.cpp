@@ -2,6 +2,7 @@
 // Fills that ISA's slot of the loop tables declared in loops.h.
 #include "backend/cpu/isa.h"
 #include "backend/cpu/loops.h"
+#include "backend/cpu/vmath_unary.h"
 
 #include <utility>
 
@@ -44,7 +45,12 @@ UnaryLoop unary(UnaryOp op, Dtype d) {
       if (op == UnaryOp::Sign) return &unary_loop<UnaryOp::Sign, bool>;
       if (op == UnaryOp::BitwiseNot) return &unary_loop<UnaryOp::BitwiseNot, bool>;
       return nullptr;
-    } else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop { return &unary_loop<Op, T>; });
+    } else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop {
+      using M = typename OpMath<T>::type;
+      if constexpr ((std::is_same_v<M, float> || std::is_same_v<M, double>) && vmath::has_vec<Op, M>())
+        return &vmath::unary_loop<Op, T, M>;  // vectorisable float/double math (vmath_unary.h)
+      else return &unary_loop<Op, T>;
+    });
   });
 }
 

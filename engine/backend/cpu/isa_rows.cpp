@@ -393,33 +393,36 @@ inline __m512 exp_reduced(__m512 r) {
 
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;  // Cody-Waite: n * kLn2Hi exact
+constexpr float kLn2 = 0.693147182464599609375f;                  // ln 2 rounded to float (1.9e-9 high)
 constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
 // h = Phi(-|x|) = exp(-x^2 / 2) S(|x|), S(u) = erfcx(u / sqrt 2) / 2 a degree-8 minimax polynomial in
-// t = 1 / (1 + p u) over u in [0, 14.5] (relative error 4.3e-8; |x| is clamped there, where h
-// underflows to 0), exp(-u^2 / 2) from the exact split u^2 / 2 = hi + lo. With E, also
-// exp(-x^2 / 2). NaN through; about 5 ulp at worst in all, 2 typical.
+// t = 1 / (1 + p u) over u in [0, 14.5] (|x| is clamped there; h underflows to 0 beyond), relative
+// error 4.3e-8; exp(-u^2 / 2) from the exact split u^2 / 2 = hi + lo, reduced by n ln 2 with ln 2
+// rounded to float: the error that leaves, exp(-n (kLn2 - ln 2)) with n = round(-u^2 / (2 ln 2)),
+// is smooth in u and the polynomial carries its inverse (fitted to S(u) exp(u^2 / (2 ln 2) (ln 2 -
+// kLn2))). With E, also exp(-x^2 / 2) (that error left in: 3e-7 relative at most, at |x| = 14.5).
+// NaN through; about 5 ulp at worst in all, 2 typical.
 template <bool kE>
 inline __m512 phi_neg_abs(__m512 x, __m512* E) {
-  const __m512 u = _mm512_min_ps(c16(14.5f), _mm512_abs_ps(x));  // NaN through
+  const __m512 u = _mm512_range_ps(x, c16(14.5f), 0xA);  // min(|x|, 14.5), NaN through
   const __m512 d = _mm512_fmadd_ps(c16(0.294999987f), u, c16(1.0f));
   const __m512 t0 = _mm512_rcp14_ps(d);
   const __m512 t = _mm512_fmadd_ps(t0, _mm512_fnmadd_ps(d, t0, c16(1.0f)), t0);
-  __m512 p = c16(0.0391386039f);
-  p = _mm512_fmadd_ps(p, t, c16(-0.182129401f));
-  p = _mm512_fmadd_ps(p, t, c16(0.268575341f));
-  p = _mm512_fmadd_ps(p, t, c16(-0.114497789f));
-  p = _mm512_fmadd_ps(p, t, c16(0.164657433f));
-  p = _mm512_fmadd_ps(p, t, c16(0.0853805243f));
-  p = _mm512_fmadd_ps(p, t, c16(0.121550987f));
-  p = _mm512_fmadd_ps(p, t, c16(0.11730829f));
-  p = _mm512_fmadd_ps(p, t, c16(1.59934875e-05f));
+  __m512 p = c16(0.0391364765f);
+  p = _mm512_fmadd_ps(p, t, c16(-0.182119175f));
+  p = _mm512_fmadd_ps(p, t, c16(0.268554245f));
+  p = _mm512_fmadd_ps(p, t, c16(-0.11447333f));
+  p = _mm512_fmadd_ps(p, t, c16(0.164639903f));
+  p = _mm512_fmadd_ps(p, t, c16(0.0853885656f));
+  p = _mm512_fmadd_ps(p, t, c16(0.121548629f));
+  p = _mm512_fmadd_ps(p, t, c16(0.117308716f));
+  p = _mm512_fmadd_ps(p, t, c16(1.59522621e-05f));
   const __m512 m = _mm512_mul_ps(u, c16(-0.5f));
   const __m512 hi = _mm512_mul_ps(m, u);
   const __m512 lo = _mm512_fmsub_ps(m, u, hi);
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(hi, c16(kLog2e)), kRound);
-  __m512 r = _mm512_fnmadd_ps(n, c16(kLn2Hi), hi);  // exact
-  r = _mm512_fnmadd_ps(n, c16(kLn2Lo), r);
+  const __m512 r = _mm512_fnmadd_ps(n, c16(kLn2), hi);
   const __m512 q = exp_reduced<false>(_mm512_add_ps(r, lo));
   if constexpr (kE) {
     *E = _mm512_scalef_ps(q, n);
@@ -449,8 +452,7 @@ inline vf gelu_d1_v(vf xv) {
 
 // exp(-x) for x clamped to [-100, 100] (NaN through).
 inline __m512 exp_neg(__m512 x) {
-  __m512 xc = _mm512_max_ps(c16(-100.0f), x);
-  xc = _mm512_min_ps(c16(100.0f), xc);
+  const __m512 xc = _mm512_range_ps(x, c16(100.0f), 0x2);  // min(|x|, 100) with the sign of x
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(xc, c16(-kLog2e)), kRound);
   __m512 r = _mm512_fmadd_ps(n, c16(kLn2Hi), xc);  // -(the reduced argument)
   r = _mm512_fmadd_ps(n, c16(kLn2Lo), r);
@@ -506,13 +508,17 @@ inline vf silu_v(vf x) {
 
 #endif
 
+// Four independent vectors per step: long dependent chains (two polynomials and an exp per lane)
+// need that many in flight to keep the vector units busy.
 template <vf (*F)(vf)>
 inline void map_f32(float* o, const float* x, int64_t n) {
   int64_t i = 0;
-  for (; i + 2 * W <= n; i += 2 * W) {
-    const vf a = F(ld(x + i)), b = F(ld(x + i + W));
+  for (; i + 4 * W <= n; i += 4 * W) {
+    const vf a = F(ld(x + i)), b = F(ld(x + i + W)), c = F(ld(x + i + 2 * W)), d = F(ld(x + i + 3 * W));
     st(o + i, a);
     st(o + i + W, b);
+    st(o + i + 2 * W, c);
+    st(o + i + 3 * W, d);
   }
   for (; i + W <= n; i += W) st(o + i, F(ld(x + i)));
   if (i < n) st_part(o + i, F(ld_part(x + i, n - i, 0.0f)), n - i);
@@ -525,20 +531,26 @@ void gelu_backward_f32(float* o, const float* g, int64_t gs, const float* x, int
   int64_t i = 0;
   if (gs == 0) {
     const vf gv = splat(*g);
-    for (; i + 2 * W <= n; i += 2 * W) {
+    for (; i + 4 * W <= n; i += 4 * W) {
       const vf a = gelu_d1_v(ld(x + i)), b = gelu_d1_v(ld(x + i + W));
+      const vf c = gelu_d1_v(ld(x + i + 2 * W)), d = gelu_d1_v(ld(x + i + 3 * W));
       st(o + i, gv * a);
       st(o + i + W, gv * b);
+      st(o + i + 2 * W, gv * c);
+      st(o + i + 3 * W, gv * d);
     }
     for (; i + W <= n; i += W) st(o + i, gv * gelu_d1_v(ld(x + i)));
     if (i < n) st_part(o + i, gv * gelu_d1_v(ld_part(x + i, n - i, 0.0f)), n - i);
     return;
   }
-  for (; i + 2 * W <= n; i += 2 * W) {
+  for (; i + 4 * W <= n; i += 4 * W) {
     const vf a = gelu_d1_v(ld(x + i)), b = gelu_d1_v(ld(x + i + W));
-    const vf ga = ld(g + i), gb = ld(g + i + W);
+    const vf c = gelu_d1_v(ld(x + i + 2 * W)), d = gelu_d1_v(ld(x + i + 3 * W));
+    const vf ga = ld(g + i), gb = ld(g + i + W), gc = ld(g + i + 2 * W), gd = ld(g + i + 3 * W);
     st(o + i, ga * a);
     st(o + i + W, gb * b);
+    st(o + i + 2 * W, gc * c);
+    st(o + i + 3 * W, gd * d);
   }
   for (; i + W <= n; i += W) st(o + i, ld(g + i) * gelu_d1_v(ld(x + i)));
   if (i < n) st_part(o + i, ld_part(g + i, n - i, 0.0f) * gelu_d1_v(ld_part(x + i, n - i, 0.0f)), n - i);
