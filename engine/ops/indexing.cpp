@@ -1,6 +1,7 @@
 // The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
-// idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
+// idx * stride to a plain strided position (plus fused CPU paths: x[mask], a gather that checks as it
+// reads, index_add along dim 0). Indices are range-checked before any kernel writes.
 #include "ops/indexing.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// CPU batched GEMM (mirrors cuda/blas.cu): OpenBLAS for float32/64 and complex, plain loops
-// (float accumulation) for float16/bfloat16 and integers.
+// CPU batched GEMM (mirrors cuda/blas.cu): lucid's own float32 GEMM (sgemm.h) at the sizes where it
+// beats OpenBLAS, OpenBLAS for the other float32/64 and complex products, plain loops (float
+// accumulation) for float16/bfloat16 and integers.
 #include <cblas.h>
 
 #include <cstring>
@@ -128,6 +129,9 @@ bool use_sgemm(int64_t M, int64_t N, int64_t K, bool a_trans, bool b_trans) {
   if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 20);
   const double mnk = double(M) * double(N) * double(K);
   const double lo = double(int64_t(1) << (b_trans && !a_trans ? 16 : 20)), hi = double(int64_t(1) << 29);
+  // B transposed (a linear layer's weight) and larger than L2 against few rows: packing it (16 x 16
+  // transposes) costs more than the few rows gain
+  if (b_trans && M < 128 && K * N > (int64_t(1) << 18)) return false;
   return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 20);
 }
 

@@ -61,6 +61,13 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
           for (int64_t i = 0; i < n; ++i) op[i] = a[i];
           return;
         }
+        if (s[0] == sizeof(T) && s[1] == 0 && s[2] == sizeof(int64_t) && mult == sizeof(T)) {  // along a dense row
+          T* op = reinterpret_cast<T*>(o);
+          const T* row = reinterpret_cast<const T*>(sp);
+          const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
+          for (int64_t i = 0; i < n; ++i) op[i] = row[ix[i]];
+          return;
+        }
         if (s[0] == sizeof(T) && s[2] == sizeof(int64_t)) {
           T* op = reinterpret_cast<T*>(o);
           const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
