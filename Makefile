@@ -5,7 +5,7 @@ JOBS ?= 2
 export CCACHE_DIR ?= $(CURDIR)/build/ccache
 export CMAKE_BUILD_PARALLEL_LEVEL := $(JOBS)
 
-.PHONY: all setup build test test-cpp test-python demo demo-setup bench bench-quick clean
+.PHONY: all setup build test test-cpp test-python demo demo-setup bench bench-quick bench-gpu clean
 
 all: build
 
@@ -41,6 +41,10 @@ bench: build
 
 bench-quick: build
 	@$(PY) benchmarks/run.py --quick --json build/bench-quick.json
+
+# GPU mode: every row on CUDA, float32 and bfloat16 (on the GPU machine: scripts/device_bench.sh).
+bench-gpu: build
+	@$(PY) benchmarks/run.py --device cuda --json build/bench-gpu.json
 
 clean:
 	rm -rf build .venv

@@ -24,10 +24,16 @@ def same(a, b, rtol, atol):
     return aa.shape == bb.shape and np.allclose(aa, bb, rtol=rtol, atol=atol, equal_nan=True)
 
 
-def _time_once(fn, number):
+def _time_once(fn, number, sync=None):
+    """Seconds per call over `number` calls; with `sync` (GPU rows), queued device work is waited for
+    before the clock starts and before it stops, so the time is the device's, not the launches'."""
+    if sync:
+        sync()
     t0 = time.perf_counter()
     for _ in range(number):
         fn()
+    if sync:
+        sync()
     return (time.perf_counter() - t0) / number
 
 
@@ -36,25 +42,17 @@ def measure(lucid_fn, torch_fn, *, trials=5, min_time=0.02, sync=None):
     for _ in range(3):
         lucid_fn()
         torch_fn()
-    if sync:
-        sync()
     # Calls per trial so one trial lasts at least min_time.
     number = 1
     while True:
-        t = _time_once(lucid_fn, number)
-        if sync:
-            sync()
+        t = _time_once(lucid_fn, number, sync)
         if t * number >= min_time or number >= 1 << 20:
             break
         number *= 4
     la, ta = [], []
     for _ in range(trials):
-        la.append(_time_once(lucid_fn, number))
-        if sync:
-            sync()
-        ta.append(_time_once(torch_fn, number))
-        if sync:
-            sync()
+        la.append(_time_once(lucid_fn, number, sync))
+        ta.append(_time_once(torch_fn, number, sync))
     return statistics.median(la), statistics.median(ta)
 
 

@@ -5,10 +5,27 @@ import torch
 from harness import Row
 
 
-def _pair(shape, device, dtype="float32", requires_grad=False, seed=0):
+# The element type of the rows' tensors: float32, and in the GPU mode a second pass in bfloat16
+# (`set_dtype`). The data is drawn once in float32 on the CPU, so both sides get the same values.
+_DTYPE = "float32"
+
+
+def set_dtype(name):
+    global _DTYPE
+    _DTYPE = name
+
+
+def current_dtype():
+    return _DTYPE
+
+
+def _pair(shape, device, dtype=None, requires_grad=False, seed=0):
+    dtype = dtype or _DTYPE
     lucid.manual_seed(seed)
-    a = lucid.randn(*shape, dtype=getattr(lucid, dtype), device=device)
-    t = torch.from_numpy(a.cpu().numpy().copy()).to(device)
+    a = lucid.randn(*shape)
+    t = torch.from_numpy(a.numpy().copy())
+    a = a.to(device=device, dtype=getattr(lucid, dtype))
+    t = t.to(device=device, dtype=getattr(torch, dtype))
     if requires_grad:
         a.requires_grad = True
         t.requires_grad = True
@@ -43,14 +60,20 @@ def overhead_rows(device):
 
 
 def elementwise_rows(device, quick):
+    """add, mul and exp on 1M (quick), 10M and 64M elements, into a fresh output and with `out=`."""
     rows = []
-    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000)):
+    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000, 64 << 20)):
         a, ta = _pair((n,), device)
         b, tb = _pair((n,), device, seed=1)
-        rows.append(Row("elementwise", f"add {n}", lambda a=a, b=b: a + b, lambda ta=ta, tb=tb: ta + tb,
-                        bytes_moved=12 * n))
-        rows.append(Row("elementwise", f"mul {n}", lambda a=a, b=b: a * b, lambda ta=ta, tb=tb: ta * tb,
-                        bytes_moved=12 * n))
+        o, to = _pair((n,), device, seed=2)
+        for name, lf, tf, nin in (("add", lucid.add, torch.add, 2), ("mul", lucid.mul, torch.mul, 2),
+                                  ("exp", lucid.exp, torch.exp, 1)):
+            la, lt = ((a, b), (ta, tb)) if nin == 2 else ((a,), (ta,))
+            moved = 4 * (nin + 1) * n
+            rows.append(Row("elementwise", f"{name} {n}", lambda lf=lf, la=la: lf(*la),
+                            lambda tf=tf, lt=lt: tf(*lt), bytes_moved=moved))
+            rows.append(Row("elementwise", f"{name} {n} out=", lambda lf=lf, la=la, o=o: lf(*la, out=o),
+                            lambda tf=tf, lt=lt, to=to: tf(*lt, out=to), bytes_moved=moved))
     # copy: the tiled transpose path of the copy kernel (gradients of transposed weights, permutes).
     a, ta = _pair((1024, 1024), device)
     rows.append(Row("elementwise", "copy: transpose 1024x1024 contiguous", lambda a=a: a.mT.contiguous(),
@@ -91,13 +114,22 @@ def gemm_rows(device, quick):
     return rows
 
 
-def all_rows(device, quick):
-    from rows_nn import all_nn_rows
+def all_rows(device, quick, training=True):
+    """Every row; `training=False` leaves out the whole training steps (the bfloat16 pass). A group
+    whose setup needs an op that has no kernel on `device` yet is listed as such and left out."""
+    from rows_nn import overhead_nn_rows, activation_rows, norm_rows, conv_rows, training_rows
     from rows_sorting import all_sorting_rows
     from rows_reduce import all_reduce_rows
     from rows_indexing import all_indexing_rows
-    from rows_attn import all_attn_rows
-    return overhead_rows(device) + elementwise_rows(device, quick) + reduction_rows(device, quick) + \
-        all_reduce_rows(device, quick) + \
-        gemm_rows(device, quick) + all_nn_rows(device, quick) + all_sorting_rows(device, quick) + \
-        all_indexing_rows(device, quick) + all_attn_rows(device, quick)
+    from rows_attn import sdpa_rows, transformer_rows
+    groups = [overhead_rows, elementwise_rows, reduction_rows, all_reduce_rows, gemm_rows, overhead_nn_rows,
+              activation_rows, norm_rows, conv_rows, all_sorting_rows, all_indexing_rows, sdpa_rows]
+    if training:
+        groups += [training_rows, transformer_rows]
+    rows = []
+    for build in groups:
+        try:
+            rows += build(device) if build in (overhead_rows, overhead_nn_rows) else build(device, quick)
+        except NotImplementedError as e:
+            print(f"  ({build.__name__} not on {device} yet: {str(e).splitlines()[0][:70]})")
+    return rows

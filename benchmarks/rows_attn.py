@@ -82,7 +82,3 @@ def transformer_rows(device, quick):
 
     return [Row("train", f"transformer {nl}L d{d} h{H} T{T} V{V} AdamW clip B{B}", step_lucid, step_torch,
                 check=False)]
-
-
-def all_attn_rows(device, quick):
-    return sdpa_rows(device, quick) + transformer_rows(device, quick)

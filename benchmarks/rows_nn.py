@@ -6,7 +6,7 @@ import lucid.nn.functional as LF
 import torch
 
 from harness import Row
-from rows import _pair
+from rows import _pair, current_dtype
 
 
 def _copy_weights(lmod, tmod):
@@ -28,6 +28,8 @@ def overhead_nn_rows(device):
     lin = lnn.Linear(64, 64).to(device)
     tlin = torch.nn.Linear(64, 64).to(device)
     _copy_weights(lin, tlin)
+    dtype = current_dtype()                  # the row's element type (bfloat16 in the GPU mode's second pass)
+    lin, tlin = lin.to(dtype=getattr(lucid, dtype)), tlin.to(dtype=getattr(torch, dtype))
     x, tx = _pair((1, 64), device)
     with lucid.no_grad():
         rows.append(Row("overhead", "nn.Linear(64, 64), batch 1", lambda: lin(x), lambda: tlin(tx), rtol=1e-4,
@@ -162,9 +164,9 @@ def training_rows(device, quick):
 
 
 def activation_rows(device, quick):
-    """Fused activation kernels (forward) on 1M and 10M elements, and gelu forward+backward."""
+    """Fused activation kernels (forward) on 1M (quick), 10M and 64M elements, and gelu forward+backward."""
     rows = []
-    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000)):
+    for n in ((1 << 20,) if quick else (1 << 20, 10_000_000, 64 << 20)):
         a, ta = _pair((n,), device)
         rows.append(Row("elementwise", f"relu {n}", lambda a=a: lucid.relu(a), lambda ta=ta: torch.relu(ta),
                         bytes_moved=8 * n))
@@ -188,8 +190,3 @@ def activation_rows(device, quick):
 
     rows.append(Row("elementwise", f"gelu fwd+bwd {n}", fb_lucid, fb_torch, bytes_moved=20 * n, check=False))
     return rows
-
-
-def all_nn_rows(device, quick):
-    return overhead_nn_rows(device) + activation_rows(device, quick) + norm_rows(device, quick) + \
-        conv_rows(device, quick) + training_rows(device, quick)

@@ -1,18 +1,21 @@
 // The indexing family (docs/notes/indexing.md). Every op here reduces to two kernels: a read
 // and a read-modify-write through int64 indices on views the op restrides so that a kernel adds
-// idx * stride to a plain strided position. Indices are range-checked before any kernel runs.
+// idx * stride to a plain strided position (plus fused CPU paths: x[mask], a gather that checks as it
+// reads, index_add along dim 0). Indices are range-checked before any kernel writes.
 #include "ops/indexing.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "backend/kernels/index_fused.h"
 #include "backend/kernels/indexing.h"
 #include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/host.h"
+#include "ops/index_mask.h"
 #include "ops/complex.h"
 #include "ops/reduce.h"
 #include "ops/view.h"
@@ -149,7 +152,8 @@ int64_t split_dim(const Shape& shape, const std::vector<int64_t>& exclude) {
 // ---- gather / scatter
 
 // Checks of gather/scatter (PyTorch's gather_shape_check / scatter_shape_check); returns the wrapped dim.
-int64_t check_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, const char* op) {
+int64_t check_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src, const char* op,
+                     bool check_values = true) {
   check_device(self, index, op, "index");
   LUCID_CHECK(index->dtype() == Dtype::I64, DtypeMismatch,
               "[" << op << "] expected dtype int64 for index, got " << dtype_name(index->dtype()));
@@ -175,7 +179,7 @@ int64_t check_gather(const Tensor& self, int64_t dim, const Tensor& index, const
                   "[" << op << "] size does not match at dimension " << i << ": expected index "
                       << shape_str(index->shape()) << " to be no larger than src " << shape_str((*src)->shape()));
   }
-  check_range(index, 0, ss[size_t(d)], op, d, ss[size_t(d)]);
+  if (check_values) check_range(index, 0, ss[size_t(d)], op, d, ss[size_t(d)]);
   return d;
 }
 
@@ -531,14 +535,21 @@ Tensor index_put_planned(const Tensor& self, const std::vector<Tensor>& idx, con
 // ---------------------------------------------------------------------------------------------
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  const int64_t d = check_gather(self, dim, index, nullptr, "gather");
+  const bool fused = self->device().is_cpu();  // the read checks the indices (index_read_checked_kernel)
+  const int64_t d = check_gather(self, dim, index, nullptr, "gather", !fused);
   Tensor out = TensorImpl::empty(index->shape(), self->dtype(), self->device());
   if (out->numel()) {
     const Shape is = shape1(index);
     Strides sst = strides1(self);
-    const int64_t mult = sst[size_t(d)] * self->element_size();
+    const int64_t mult = sst[size_t(d)] * self->element_size(), size = shape1(self)[size_t(d)];
     sst[size_t(d)] = 0;
-    index_read_kernel(self->device())(*raw(out, is, contiguous_strides(is)), *raw(self, is, sst), *as_rank1(index), mult);
+    Tensor o = raw(out, is, contiguous_strides(is)), s = raw(self, is, sst), i = as_rank1(index);
+    if (!fused) {
+      index_read_kernel(self->device())(*o, *s, *i, mult);
+    } else if (!index_read_checked_kernel(self->device())(*o, *s, *i, mult, size)) {
+      check_range(index, 0, size, "gather", d, size);  // raises with the first bad index
+      LUCID_FAIL(Index, "[gather] index out of bounds for dimension " << d << " with size " << size);
+    }
   }
   const Shape shape = self->shape();
   record("GatherBackward0", {&self}, {&out}, {SavedTensor(index, false)},
@@ -665,10 +676,18 @@ namespace {
 
 Tensor index_add_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha,
                       const DimIndex& di) {
-  Tensor out = fresh_copy(self);
+  Tensor out;
   {
     autograd::GradModeGuard ng(false);
-    index_write_into(ScatterOp::Add, out, di, unalias(scaled(source, alpha), out));
+    Tensor src = scaled(source, alpha);
+    if (di.d == 0 && self->device().is_cpu() && self->is_contiguous() && src->is_contiguous()) {
+      // along dim 0 of contiguous tensors: the copy and the adds in one pass, each thread on its own rows
+      out = TensorImpl::empty(self->shape(), self->dtype(), self->device());
+      index_add_rows_kernel(self->device())(*out, *self, *di.idx, *src);
+    } else {
+      out = fresh_copy(self);
+      index_write_into(ScatterOp::Add, out, di, unalias(src, out));
+    }
   }
   const Shape sshape = source->shape();
   record("IndexAddBackward0", {&self, &source}, {&out}, {SavedTensor(index, false)},
@@ -831,6 +850,7 @@ Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sou
 // ---- advanced indexing
 
 Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  if (Tensor r = index_by_mask(self, indices)) return r;
   return index_planned(self, expand_indices(self, indices, "index"));
 }
 

@@ -12,6 +12,7 @@
 #include "ops/graph.h"
 #include "ops/products.h"
 #include "ops/reduce.h"
+#include "ops/reduce_impl.h"
 #include "ops/unary.h"
 #include "ops/view.h"
 
@@ -56,6 +57,12 @@ Tensor keep(const Tensor& t, const std::vector<int64_t>& dims, int64_t rank, boo
 Tensor vector_norm_forward(const Tensor& x, double ord, const std::vector<int64_t>& dims_in, bool keepdim) {
   // every dim: the empty list, which the reductions take as a whole-tensor reduction (their fast path)
   const std::vector<int64_t> dims = int64_t(dims_in.size()) == x->dim() ? std::vector<int64_t>{} : dims_in;
+  if (ord == 2 && x->device().is_cpu() && (x->dtype() == Dtype::F32 || x->dtype() == Dtype::F64) && !dims_in.empty()) {
+    // one fused pass: the sum of squares, accumulated as sum accumulates (no squared copy)
+    std::vector<int64_t> rd(dims_in.begin(), dims_in.end());
+    std::sort(rd.begin(), rd.end());
+    return unary(UnaryOp::Sqrt, detail::run_reduce(ReduceOp::SumSq, x, rd, keepdim, x->dtype(), false).first);
+  }
   if (ord == 2) {
     Tensor sq;
     if (is_complex(x->dtype())) {

@@ -404,9 +404,11 @@ Tensor linear_edges(double lo, double hi, int64_t bins, Dtype dt, Device dev) {
   return dt == Dtype::F32 ? fill.template operator()<float>() : fill.template operator()<double>();
 }
 
+// min and max of a non-empty t (NaN propagates), by the parallel reduction.
 void data_range(const Tensor& t, double* lo, double* hi) {
-  Tensor c = contiguous(t);
-  minmax_kernel(t->device())(*c, lo, hi);
+  auto [a, b] = aminmax(t);
+  *lo = item(a).to<double>();
+  *hi = item(b).to<double>();
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// CPU batched GEMM (mirrors cuda/blas.cu): OpenBLAS for float32/64 and complex, plain loops
-// (float accumulation) for float16/bfloat16 and integers.
+// CPU batched GEMM (mirrors cuda/blas.cu): lucid's own float32 GEMM (sgemm.h) at the sizes where it
+// beats OpenBLAS, OpenBLAS for the other float32/64 and complex products, plain loops (float
+// accumulation) for float16/bfloat16 and integers.
 #include <cblas.h>
 
 #include <cstring>
@@ -8,6 +9,7 @@
 #include "backend/common/gemm_layout.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/sgemm.h"
 #include "backend/kernels/blas.h"
 #include "backend/kernels/elementwise.h"
 
@@ -116,6 +118,23 @@ Tensor widen_f32(const TensorImpl& t) {
   return w->as_view(t.shape(), {0, w->strides()[1], w->strides()[2]}, 0);
 }
 
+// Where lucid's float32 GEMM runs instead of OpenBLAS's (measured, one thread): AVX-512, from 2^20
+// multiply-adds (2^16 with B transposed, as in linear layers, a layout OpenBLAS handles slowly; below,
+// OpenBLAS's small-matrix kernels win), up to 2^29 (OpenBLAS's blocking wins from ~1024^3), with all of
+// B packed at once (K * N at most 2^20 floats, 4 MiB: beyond, B streams from L3 and OpenBLAS's
+// blocking wins). One product uses several threads from 2^20.
+constexpr double kSgemmThreadMnk = double(int64_t(1) << 20);
+bool use_sgemm(int64_t M, int64_t N, int64_t K, bool a_trans, bool b_trans) {
+  if (!sgemm_available()) return false;
+  if (sgemm_mode() == 2) return K * N <= (int64_t(1) << 20);
+  const double mnk = double(M) * double(N) * double(K);
+  const double lo = double(int64_t(1) << (b_trans && !a_trans ? 16 : 20)), hi = double(int64_t(1) << 29);
+  // B transposed (a linear layer's weight) and larger than L2 against few rows: packing it (16 x 16
+  // transposes) costs more than the few rows gain
+  if (b_trans && M < 128 && K * N > (int64_t(1) << 18)) return false;
+  return mnk >= lo && mnk <= hi && K * N <= (int64_t(1) << 20);
+}
+
 void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in) {
   const int64_t B = out.shape()[0], M = out.shape()[1], N = out.shape()[2], K = a_in.shape()[2];
   if (out.numel() == 0) return;
@@ -160,11 +179,51 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
       const double mnk = double(M) * double(N) * double(K);
       const bool split = get_num_threads() > 1 && !in_parallel_region() && std::max(M, N) >= 64 &&
                          mnk >= double(int64_t(1) << 21) && mnk <= double(int64_t(1) << 27);
-      for (int64_t i = 0; i < B; ++i) {
+      if constexpr (std::is_same_v<T, float>) {
+        if (!vec && use_sgemm(M, N, K, ga.trans, gb.trans)) {
+          // lucid's own GEMM (backend/cpu/sgemm.h): threads inside one product when it is large enough,
+          // else across the batch
+          const int nt = in_parallel_region() ? 1 : get_num_threads();
+          // (a batch of several products per thread: the batch split instead, no synchronisation per product)
+          const bool inner = nt > 1 && mnk >= kSgemmThreadMnk && (B < 2 * nt || mnk >= double(int64_t(1) << 24));
+          auto one = [&](int64_t i, int threads) {
+            sgemm_f32(M, N, K, reinterpret_cast<const T*>(A + i * a->strides()[0] * isz), lda, ga.trans,
+                      reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz), ldb, gb.trans,
+                      reinterpret_cast<T*>(O + i * M * N * isz), N, threads);
+          };
+          if (inner || nt == 1 || B == 1) {
+            for (int64_t i = 0; i < B; ++i) one(i, inner ? nt : 1);
+          } else {
+            const int64_t grain = std::max<int64_t>(1, int64_t(kSgemmThreadMnk / std::max(mnk, 1.0)));
+            parallel_for(0, B, grain, [&](int64_t lo, int64_t hi) {
+              for (int64_t i = lo; i < hi; ++i) one(i, 1);
+            });
+          }
+          return;
+        }
+      }
+      auto small = [&](int64_t i) {
         const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
         const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
         T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
         if (vec) gemv_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+      };
+      // A batch of products too small for threads each: the batch split among the threads, one
+      // single-threaded BLAS call per product (BLAS runs single-threaded inside our parallel region).
+      if (B > 1 && !split && mnk < double(int64_t(1) << 21) && get_num_threads() > 1 && !in_parallel_region() &&
+          mnk * double(B) >= double(int64_t(1) << 21)) {
+        parallel_for(0, B, std::max<int64_t>(1, int64_t(double(int64_t(1) << 20) / std::max(mnk, 1.0))),
+                     [&](int64_t lo, int64_t hi) {
+                       for (int64_t i = lo; i < hi; ++i) small(i);
+                     });
+        return;
+      }
+      for (int64_t i = 0; i < B; ++i) {
+        const T* ai = reinterpret_cast<const T*>(A + i * a->strides()[0] * isz);
+        const T* bi = reinterpret_cast<const T*>(Bm + i * b->strides()[0] * isz);
+        T* oi = reinterpret_cast<T*>(O + i * M * N * isz);
+        if (vec) small(i);
         else if (split) {  // see `split` above; each block packs the other operand again: split the larger side
           const int64_t nt = get_num_threads();
           const bool by_rows = M >= N;
@@ -184,7 +243,7 @@ void gemm(const TensorImpl& out, const TensorImpl& a_in, const TensorImpl& b_in)
             }
           });
         }
-        else gemm_blas<T>(M, N, K, ta, ai, lda, tb, bi, ldb, oi);
+        else small(i);
       }
     }
   });

@@ -1,6 +1,7 @@
-// The convolution GEMM (backend/cpu/conv_gemm.h): an 8 x 32 AVX-512 register tile that broadcasts A
-// and streams rows of B straight from the caller's arrays. Blocks of KC rows of B (KC x 32 floats,
-// 32 KB) are reused from L1 by every 8-row block of A; no operand is repacked.
+// The convolution GEMM (backend/cpu/conv_gemm.h): 8 x 32 AVX-512 register tiles (the GEMM's micro-
+// kernel, backend/cpu/sgemm_kernel.h) that broadcast A and stream rows of B straight from the caller's
+// arrays. Blocks of KC rows of B (KC x 32 floats, 32 KB) are reused from L1 by every 8-row block of A;
+// no operand is repacked.
 #include "backend/cpu/conv_gemm.h"
 
 #include <immintrin.h>
@@ -8,8 +9,7 @@
 #include <algorithm>
 
 #include "backend/cpu/isa.h"
-
-#define LUCID_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+#include "backend/cpu/sgemm_kernel.h"
 
 namespace lucid::cpu {
 
@@ -17,75 +17,25 @@ namespace {
 
 constexpr int64_t MR = 8, NR = 32, KC = 256;
 
-// C (MR_ x up to 32) = / += A (MR_ x K) B (K x up to 32); m0/m1 mask the two 16-wide halves.
-// Row k of B is B + k * ldb, or B + off[k] (IND: the rows of an implicit im2col).
-template <int MR_, bool AT, bool IND = false>
-LUCID_AVX512 void micro(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
-                        __mmask16 m0, __mmask16 m1, bool acc, const float* bias, const int64_t* off = nullptr) {
-  __m512 c0[MR_], c1[MR_];
-#pragma GCC unroll 8
-  for (int r = 0; r < MR_; ++r) c0[r] = c1[r] = _mm512_setzero_ps();
-#pragma GCC unroll 2
-  for (int64_t k = 0; k < K; ++k) {
-    const float* b = IND ? B + off[k] : B + k * ldb;
-    const __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
-    const __m512 b1 = _mm512_maskz_loadu_ps(m1, b + 16);
-#pragma GCC unroll 8
-    for (int r = 0; r < MR_; ++r) {
-      const __m512 a = _mm512_set1_ps(AT ? A[k * lda + r] : A[r * lda + k]);
-      c0[r] = _mm512_fmadd_ps(a, b0, c0[r]);
-      c1[r] = _mm512_fmadd_ps(a, b1, c1[r]);
-    }
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < MR_; ++r) {
-    float* c = C + r * ldc;
-    __m512 v0 = c0[r], v1 = c1[r];
-    if (acc) {
-      v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(m0, c));
-      v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(m1, c + 16));
-    }
-    if (bias) {
-      const __m512 bv = _mm512_set1_ps(bias[r]);
-      v0 = _mm512_add_ps(v0, bv);
-      v1 = _mm512_add_ps(v1, bv);
-    }
-    _mm512_mask_storeu_ps(c, m0, v0);
-    _mm512_mask_storeu_ps(c + 16, m1, v1);
-  }
-}
-
+// The register tiles (backend/cpu/sgemm_kernel.h, shared with the GEMM): MR rows of the weight read in
+// place, k-major (AT) or row-major, against rows of B in place (or the rows of an implicit im2col).
 template <bool AT, bool IND = false>
-LUCID_AVX512 void micro_rows(int64_t rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                             float* C, int64_t ldc, __mmask16 m0, __mmask16 m1, bool acc, const float* bias,
-                             const int64_t* off = nullptr) {
-  switch (rows) {
-    case 8: return micro<8, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 7: return micro<7, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 6: return micro<6, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 5: return micro<5, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 4: return micro<4, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 3: return micro<3, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    case 2: return micro<2, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-    default: return micro<1, AT, IND>(K, A, lda, B, ldb, C, ldc, m0, m1, acc, bias, off);
-  }
-}
+using Tiles = sgemm_kernel::Tiles<MR, NR / 16, !AT, IND>;
 
 template <bool AT>
 LUCID_AVX512 void sgemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                         float* C, int64_t ldc, bool accumulate, const float* bias) {
   for (int64_t j = 0; j < N; j += NR) {
     const int64_t nj = std::min(NR, N - j);
-    const __mmask16 m0 = __mmask16((1u << std::min<int64_t>(16, nj)) - 1);
-    const __mmask16 m1 = __mmask16(nj > 16 ? (1u << (nj - 16)) - 1 : 0);
+    const __mmask16 ml = sgemm_kernel::last_lanes(nj);
     for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
       const int64_t kc = std::min(KC, K - k0);
       const bool acc = accumulate || k0 > 0, last = k0 + KC >= K;
       const float* b = B + k0 * ldb + j;
       for (int64_t i = 0; i < M; i += MR) {
         const float* a = AT ? A + k0 * lda + i : A + i * lda + k0;
-        micro_rows<AT>(std::min(MR, M - i), kc, a, lda, b, ldb, C + i * ldc + j, ldc, m0, m1, acc,
-                       last && bias ? bias + i : nullptr);
+        Tiles<AT>::get(std::min(MR, M - i), nj)(kc, a, lda, b, ldb, nullptr, C + i * ldc + j, ldc, ml, acc,
+                                                last && bias ? bias + i : nullptr);
       }
       if (K == 0) break;
     }
@@ -161,14 +111,14 @@ LUCID_AVX512 void conv_direct_f32(int64_t M, int64_t K, const float* W, int64_t 
     float* yl = y + line * OW;
     for (int64_t j = 0; j < OW; j += NR) {
       const int64_t nj = std::min(NR, OW - j);
-      const __mmask16 m0 = __mmask16((1u << std::min<int64_t>(16, nj)) - 1);
-      const __mmask16 m1 = __mmask16(nj > 16 ? (1u << (nj - 16)) - 1 : 0);
+      const __mmask16 ml = sgemm_kernel::last_lanes(nj);
       for (int64_t k0 = 0; k0 < K; k0 += KC) {
         const int64_t kc = std::min(KC, K - k0);
         const bool last = k0 + KC >= K;
         for (int64_t i = 0; i < M; i += MR)
-          micro_rows<false, true>(std::min(MR, M - i), kc, W + i * ldw + k0, ldw, xb + j, 0, yl + i * ldy + j, ldy, m0,
-                                  m1, k0 > 0, last && bias ? bias + i : nullptr, off + k0);
+          Tiles<false, true>::get(std::min(MR, M - i), nj)(kc, W + i * ldw + k0, ldw, xb + j, 0, off + k0,
+                                                           yl + i * ldy + j, ldy, ml, k0 > 0,
+                                                           last && bias ? bias + i : nullptr);
       }
     }
   }

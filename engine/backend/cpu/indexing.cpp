@@ -1,12 +1,15 @@
 // CPU indexing kernels (mirrors a future cuda/indexing.cu): reads and writes through int64 indices
-// on restrided views, masked fill, nonzero.
+// on restrided views, masked fill (selections and the range check: index_mask.cpp).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
 #include "backend/common/iter.h"
+#include "backend/cpu/index_util.h"
 #include "backend/cpu/parallel.h"
+#include "backend/kernels/index_fused.h"
 #include "backend/kernels/indexing.h"
 
 namespace lucid::cpu {
@@ -17,13 +20,6 @@ template <typename T>
 constexpr bool is_cplx = std::is_same_v<T, c64> || std::is_same_v<T, c128>;
 template <typename T>
 constexpr bool is_low = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-template <typename T>
-bool nonzero_value(T v) {
-  if constexpr (is_cplx<T>) return v.re != 0 || v.im != 0;
-  else if constexpr (is_low<T>) return float(v) != 0.f;
-  else return v != T(0);
-}
 
 template <ScatterOp OP, typename T>
 inline void apply(T& d, T s) {
@@ -65,6 +61,13 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
           for (int64_t i = 0; i < n; ++i) op[i] = a[i];
           return;
         }
+        if (s[0] == sizeof(T) && s[1] == 0 && s[2] == sizeof(int64_t) && mult == sizeof(T)) {  // along a dense row
+          T* op = reinterpret_cast<T*>(o);
+          const T* row = reinterpret_cast<const T*>(sp);
+          const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
+          for (int64_t i = 0; i < n; ++i) op[i] = row[ix[i]];
+          return;
+        }
         if (s[0] == sizeof(T) && s[2] == sizeof(int64_t)) {
           T* op = reinterpret_cast<T*>(o);
           const int64_t* ix = reinterpret_cast<const int64_t*>(ip);
@@ -83,23 +86,67 @@ void index_read(const TensorImpl& out, const TensorImpl& src, const TensorImpl& 
 template <ScatterOp OP>
 void index_write_op(const TensorImpl& dst, const TensorImpl& src, const TensorImpl& idx, int64_t mult, int64_t split) {
   dispatch_dtype(dst.dtype(), [&]<typename T>() {
+    // A run along one target row (the index constant, dst dense): elements [k0, k1) as a vector loop.
+    auto row_run = [&](char** p, const int64_t* st, int64_t k0, int64_t k1) {
+      T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
+      if (st[1] == sizeof(T)) {
+        const T* a = reinterpret_cast<const T*>(p[1]);
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], a[k]);
+      } else if (st[1] == 0) {  // one value (x[idx] = v, index_fill)
+        const T a = *reinterpret_cast<const T*>(p[1]);
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], a);
+      } else {
+        for (int64_t k = k0; k < k1; ++k) apply<OP, T>(o[k], *reinterpret_cast<const T*>(p[1] + k * st[1]));
+      }
+    };
+    auto element = [&](char** p, const int64_t* st, int64_t k) -> T& {
+      return *reinterpret_cast<T*>(p[0] + k * st[0] + *reinterpret_cast<const int64_t*>(p[2] + k * st[2]) * mult);
+    };
     auto serial = [&](const TensorImpl& d, const TensorImpl& s, const TensorImpl& i) {
       auto it = Iter<3>::make({&d, &s, &i});
       it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
-        if (st[2] == 0 && st[0] == sizeof(T) && st[1] == sizeof(T)) {  // one target row: a plain vector loop
-          T* o = reinterpret_cast<T*>(p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult);
-          const T* a = reinterpret_cast<const T*>(p[1]);
-          for (int64_t k = 0; k < n; ++k) apply<OP, T>(o[k], a[k]);
-          return;
-        }
-        for (int64_t k = 0; k < n; ++k) {
-          const int64_t j = *reinterpret_cast<const int64_t*>(p[2] + k * st[2]);
-          apply<OP, T>(*reinterpret_cast<T*>(p[0] + k * st[0] + j * mult), *reinterpret_cast<const T*>(p[1] + k * st[1]));
-        }
+        if (st[2] == 0 && st[0] == sizeof(T)) return row_run(p, st, 0, n);
+        for (int64_t k = 0; k < n; ++k) apply<OP, T>(element(p, st, k), *reinterpret_cast<const T*>(p[1] + k * st[1]));
       });
     };
+    const int nt = get_num_threads();
+    if (nt == 1 || dst.numel() <= kGrainSize / 4 || in_parallel_region()) {
+      serial(dst, src, idx);
+      return;
+    }
+    auto it = Iter<3>::make({&dst, &src, &idx});
+#ifdef _OPENMP
+    if (it.strides[2][0] == 0 && it.strides[0][0] == int64_t(sizeof(T)) && it.shape[0] >= 16) {
+      // Runs along target rows: each thread owns one contiguous stretch of the destination's memory
+      // (the stretches a parallel copy of it leaves in each core's cache) and walks every run in
+      // order, writing only its own elements: no races, and duplicates resolve as on one thread.
+      char* const lo = static_cast<char*>(dst.storage()->data());
+      const int64_t span = dst.storage()->nbytes(), sz = int64_t(sizeof(T));
+#pragma omp parallel num_threads(nt)
+      {
+        const int64_t nth = omp_get_num_threads(), tid = omp_get_thread_num();
+        const char* b = lo + ((span * tid / nth) & ~int64_t(63));
+        const char* e = tid + 1 == nth ? lo + span : lo + ((span * (tid + 1) / nth) & ~int64_t(63));
+        it.for_range(0, it.numel, [&](char** p, const int64_t* st, int64_t n) {
+          if (st[2] == 0 && st[0] == sz) {
+            const char* o = p[0] + *reinterpret_cast<const int64_t*>(p[2]) * mult;
+            const int64_t k0 = o >= b ? 0 : std::min<int64_t>(n, (b - o + sz - 1) / sz);
+            const int64_t k1 = o >= e ? 0 : std::min<int64_t>(n, (e - o + sz - 1) / sz);
+            if (k0 < k1) row_run(p, st, k0, k1);
+            return;
+          }
+          for (int64_t k = 0; k < n; ++k) {
+            T& d = element(p, st, k);
+            const char* a = reinterpret_cast<const char*>(&d);
+            if (a >= b && a < e) apply<OP, T>(d, *reinterpret_cast<const T*>(p[1] + k * st[1]));
+          }
+        });
+      }
+      return;
+    }
+#endif
     const int64_t parts = split >= 0 ? dst.shape()[size_t(split)] : 1;
-    if (parts < 2 || dst.numel() <= kGrainSize / 4 || get_num_threads() == 1) {
+    if (parts < 2) {
       serial(dst, src, idx);
       return;
     }
@@ -128,6 +175,29 @@ void index_write(ScatterOp op, const TensorImpl& dst, const TensorImpl& src, con
   }
 }
 
+void index_add_rows(const TensorImpl& out, const TensorImpl& self, const TensorImpl& idx, const TensorImpl& src) {
+  const int64_t n = self.dim() ? self.shape()[0] : 1;
+  if (out.numel() == 0) return;
+  const int64_t row = out.numel() / n, k = src.dim() ? src.shape()[0] : 1;
+  const int64_t* ix = idx.data<int64_t>();
+  const int64_t istep = idx.dim() ? idx.strides()[0] : 0;
+  dispatch_dtype(out.dtype(), [&]<typename T>() {
+    T* o = out.data<T>();
+    const T* s = self.data<T>();
+    const T* a = src.data<T>();
+    parallel_for(0, n, std::max<int64_t>(1, kGrainSize / row), [&](int64_t b, int64_t e) {
+      std::memcpy(static_cast<void*>(o + b * row), s + b * row, size_t((e - b) * row) * sizeof(T));
+      for (int64_t i = 0; i < k; ++i) {
+        const int64_t r = ix[i * istep];
+        if (r < b || r >= e) continue;  // another thread's row
+        T* orow = o + r * row;
+        const T* arow = a + i * row;
+        for (int64_t j = 0; j < row; ++j) apply<ScatterOp::Add, T>(orow[j], arow[j]);
+      }
+    });
+  });
+}
+
 void masked_fill(const TensorImpl& out, const TensorImpl& mask, const Scalar& value) {
   if (out.numel() == 0) return;
   auto it = Iter<2>::make({&out, &mask});
@@ -135,51 +205,24 @@ void masked_fill(const TensorImpl& out, const TensorImpl& mask, const Scalar& va
     const T v = value.to<T>();
     parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
       it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+        if constexpr (sizeof(T) <= 8) {
+          if (s[0] == sizeof(T) && s[1] == 1) {  // a bitwise blend, not a branch: a random mask mispredicts
+            using U = Word<sizeof(T)>;
+            U bits;
+            std::memcpy(&bits, &v, sizeof(T));
+            U* o = reinterpret_cast<U*>(p[0]);
+            const uint8_t* m = reinterpret_cast<const uint8_t*>(p[1]);
+            for (int64_t i = 0; i < n; ++i) {
+              const U sel = U(0) - U(m[i] != 0);
+              o[i] = U((o[i] & U(~sel)) | (bits & sel));
+            }
+            return;
+          }
+        }
         for (int64_t i = 0; i < n; ++i)
           if (*reinterpret_cast<const bool*>(p[1] + i * s[1])) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
       });
     });
-  });
-}
-
-int64_t count_nonzero(const TensorImpl& in) {
-  if (in.numel() == 0) return 0;
-  auto it = Iter<1>::make({&in});
-  return dispatch_dtype(in.dtype(), [&]<typename T>() {
-    int64_t total = 0;
-    it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
-      int64_t c = 0;
-      for (int64_t i = 0; i < n; ++i) c += nonzero_value(*reinterpret_cast<const T*>(p[0] + i * s[0]));
-      total += c;
-    });
-    return total;
-  });
-}
-
-void nonzero(const TensorImpl& out, const TensorImpl& in) {
-  const int64_t nd = in.dim(), numel = in.numel();
-  if (numel == 0 || out.numel() == 0) return;
-  int64_t* o = out.data<int64_t>();
-  const int64_t cap = out.shape()[0];
-  dispatch_dtype(in.dtype(), [&]<typename T>() {
-    std::vector<int64_t> idx(size_t(std::max<int64_t>(nd, 1)), 0);
-    const char* base = static_cast<const char*>(in.data_ptr());
-    const int64_t isz = in.element_size();
-    int64_t off = 0, w = 0;
-    for (int64_t lin = 0; lin < numel; ++lin) {
-      if (nonzero_value(*reinterpret_cast<const T*>(base + off * isz))) {
-        if (w == cap) return;  // never past the output (the count came from the same data)
-        for (int64_t d = 0; d < nd; ++d) o[w * nd + d] = idx[size_t(d)];
-        ++w;
-      }
-      for (int64_t d = nd - 1; d >= 0; --d) {
-        ++idx[size_t(d)];
-        off += in.strides()[size_t(d)];
-        if (idx[size_t(d)] < in.shape()[size_t(d)]) break;
-        off -= in.shape()[size_t(d)] * in.strides()[size_t(d)];
-        idx[size_t(d)] = 0;
-      }
-    }
   });
 }
 
@@ -206,20 +249,6 @@ void divide_by_count(const TensorImpl& out, const TensorImpl& count) {
   });
 }
 
-bool find_out_of_range(const TensorImpl& idx, int64_t lo, int64_t hi, int64_t* bad) {
-  if (idx.numel() == 0) return false;
-  auto it = Iter<1>::make({&idx});
-  bool found = false;
-  it.for_range(0, it.numel, [&](char** p, const int64_t* s, int64_t n) {
-    if (found) return;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t k = *reinterpret_cast<const int64_t*>(p[0] + i * s[0]);
-      if (k < lo || k >= hi) { found = true; *bad = k; return; }
-    }
-  });
-  return found;
-}
-
 void index_offsets(const TensorImpl& off, const TensorImpl& idx, int64_t size, int64_t stride) {
   if (off.numel() == 0) return;
   auto it = Iter<2>::make({&off, &idx});
@@ -238,10 +267,8 @@ void index_offsets(const TensorImpl& off, const TensorImpl& idx, int64_t size, i
 LUCID_REGISTER_KERNEL(index_read_kernel, CPU, &index_read)
 LUCID_REGISTER_KERNEL(index_write_kernel, CPU, &index_write)
 LUCID_REGISTER_KERNEL(masked_fill_kernel, CPU, &masked_fill)
-LUCID_REGISTER_KERNEL(count_nonzero_kernel, CPU, &count_nonzero)
-LUCID_REGISTER_KERNEL(nonzero_kernel, CPU, &nonzero)
+LUCID_REGISTER_KERNEL(index_add_rows_kernel, CPU, &index_add_rows)
 LUCID_REGISTER_KERNEL(divide_by_count_kernel, CPU, &divide_by_count)
-LUCID_REGISTER_KERNEL(find_out_of_range_kernel, CPU, &find_out_of_range)
 LUCID_REGISTER_KERNEL(index_offsets_kernel, CPU, &index_offsets)
 
 }  // namespace lucid::cpu

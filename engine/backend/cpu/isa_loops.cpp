@@ -3,6 +3,8 @@
 #include "backend/cpu/arith_loops.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/loops.h"
+#include "backend/cpu/vmath_binary.h"
+#include "backend/cpu/vmath_unary.h"
 
 #include <utility>
 
@@ -15,8 +17,10 @@ namespace LUCID_ISA {
 
 template <BinaryOp Op, typename T>
 constexpr BinaryLoop binary_entry() {
-  if constexpr (binary_supported<Op, typename OpMath<T>::type>()) return &binary_loop<Op, T>;
-  else return nullptr;
+  using M = typename OpMath<T>::type;
+  if constexpr (!binary_supported<Op, M>()) return nullptr;
+  else if constexpr (vmath::has_vec_binary<Op, M>()) return &vmath::binary_loop<Op, T, M>;  // vmath_binary.h
+  else return &binary_loop<Op, T>;
 }
 
 template <typename T, size_t... I>
@@ -46,7 +50,12 @@ UnaryLoop unary(UnaryOp op, Dtype d) {
       if (op == UnaryOp::Sign) return &unary_loop<UnaryOp::Sign, bool>;
       if (op == UnaryOp::BitwiseNot) return &unary_loop<UnaryOp::BitwiseNot, bool>;
       return nullptr;
-    } else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop { return &unary_loop<Op, T>; });
+    } else return dispatch_unary(op, [&]<UnaryOp Op>() -> UnaryLoop {
+      using M = typename OpMath<T>::type;
+      if constexpr ((std::is_same_v<M, float> || std::is_same_v<M, double>) && vmath::has_vec<Op, M>())
+        return &vmath::unary_loop<Op, T, M>;  // vectorisable float/double math (vmath_unary.h)
+      else return &unary_loop<Op, T>;
+    });
   });
 }
 

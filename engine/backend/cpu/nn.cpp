@@ -207,6 +207,26 @@ void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
     T* V = var ? var->data<T>() : nullptr;
     const T* W = w ? w->data<T>() : nullptr;
     const T* B = b ? b->data<T>() : nullptr;
+    if constexpr (std::is_same_v<T, float>) {  // rows of S: the vectorised per-ISA loops (vec_rows.h)
+      if (S >= 16) {
+        const RowKernels& k = row_kernels();
+        parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
+          for (int64_t c = lo; c < hi; ++c) {
+            if (!stats_given) {
+              double mu = 0, v = 0;
+              k.bn_stats_f32(X + c * S, N, S, C * S, &mu, &v);
+              MU[c] = T(mu);
+              RS[c] = T(1.0 / std::sqrt(v + eps));
+              if (V) V[c] = T(v);
+            }
+            const T m = MU[c], q = RS[c];
+            const T scale = W ? q * W[c] : q, shift = (B ? B[c] : T(0)) - m * scale;
+            k.bn_apply_f32(Y + c * S, X + c * S, N, S, C * S, scale, shift);
+          }
+        });
+        return;
+      }
+    }
     parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
       for (int64_t c = lo; c < hi; ++c) {
         if (!stats_given) {

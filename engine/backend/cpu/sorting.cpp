@@ -295,49 +295,6 @@ void mode(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
   });
 }
 
-template <typename K> inline int64_t search(const K* seq, const int64_t* sorter, int64_t m, K v, bool right) {
-  int64_t lo = 0, hi = m;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    const K x = sorter ? seq[sorter[mid]] : seq[mid];
-    // PyTorch's comparisons: a NaN value lands past every element
-    const bool go_right = right ? !(x > v) : !(x >= v);
-    if (go_right) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-void searchsorted(const TensorImpl& out, const TensorImpl& sorted, const TensorImpl& values, const TensorImpl* sorter,
-                  bool right) {
-  const int64_t nv = values.numel();
-  if (nv == 0) return;
-  const int64_t m = sorted.dim() ? sorted.shape().back() : 1;
-  const int64_t inner = values.dim() ? values.shape().back() : 1;
-  const bool batched = sorted.dim() > 1;
-  dispatch_real(values.dtype(), "searchsorted", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, bool>) {
-      LUCID_FAIL(NotImplemented, "[searchsorted] is not implemented for bool tensors");
-    } else {
-    using K = Key<T>;
-    std::vector<K> seq(static_cast<size_t>(sorted.numel()));
-    const T* s = sorted.data<T>();
-    for (size_t i = 0; i < seq.size(); ++i) seq[i] = K(s[i]);
-    const T* v = values.data<T>();
-    const int64_t* so = sorter ? sorter->data<int64_t>() : nullptr;
-    const bool i32 = out.dtype() == Dtype::I32;
-    parallel_for(0, nv, 4096, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        const int64_t row = batched ? i / inner : 0;
-        const int64_t pos = search<K>(seq.data() + row * m, so ? so + row * m : nullptr, m, K(v[i]), right);
-        if (i32) out.data<int32_t>()[i] = int32_t(pos);
-        else out.data<int64_t>()[i] = pos;
-      }
-    });
-    }
-  });
-}
-
 // Rounds to T after each step, as PyTorch's Half/BFloat16 arithmetic does.
 template <typename T> inline Key<T> rnd(Key<T> v) { return Key<T>(T(v)); }
 
@@ -502,21 +459,6 @@ void isin(const TensorImpl& out, const TensorImpl& elements, const TensorImpl& t
   });
 }
 
-void minmax(const TensorImpl& in, double* lo, double* hi) {
-  dispatch_real(in.dtype(), "histc", [&]<typename T>() {
-    const T* x = in.data<T>();
-    double a = double(Key<T>(x[0])), b = a;
-    for (int64_t i = 1; i < in.numel(); ++i) {
-      const double v = double(Key<T>(x[i]));
-      if (std::isnan(v) || std::isnan(a)) { a = b = NAN; continue; }
-      a = std::min(a, v);
-      b = std::max(b, v);
-    }
-    *lo = a;
-    *hi = b;
-  });
-}
-
 void quantile(const TensorImpl& out, const TensorImpl& lo, const TensorImpl& hi, const TensorImpl& weight,
               const TensorImpl& sorted, const double* q, int64_t nq, QuantileInterp interp, bool ignore_nan) {
   const int64_t rows = sorted.shape()[0], n = sorted.shape()[1];
@@ -572,13 +514,11 @@ LUCID_REGISTER_KERNEL(sort_kernel, CPU, sort)
 LUCID_REGISTER_KERNEL(topk_kernel, CPU, topk)
 LUCID_REGISTER_KERNEL(select_kernel, CPU, select)
 LUCID_REGISTER_KERNEL(mode_kernel, CPU, mode)
-LUCID_REGISTER_KERNEL(searchsorted_kernel, CPU, searchsorted)
 LUCID_REGISTER_KERNEL(histc_kernel, CPU, histc)
 LUCID_REGISTER_KERNEL(histogram_edges_kernel, CPU, histogram_edges)
 LUCID_REGISTER_KERNEL(bincount_kernel, CPU, bincount)
 LUCID_REGISTER_KERNEL(unique_kernel, CPU, unique)
 LUCID_REGISTER_KERNEL(isin_kernel, CPU, isin)
-LUCID_REGISTER_KERNEL(minmax_kernel, CPU, minmax)
 LUCID_REGISTER_KERNEL(quantile_kernel, CPU, quantile)
 
 }  // namespace lucid::cpu

@@ -27,6 +27,13 @@ struct RowKernels {
   // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.
   void (*gelu_f32)(float* o, const float* x, int64_t n);
   void (*silu_f32)(float* o, const float* x, int64_t n);
+  // o[i] = g[i * gs] * gelu'(x[i]) (erf form) for i < n, gs 0 (a broadcast gradient) or 1; o may equal g or x.
+  void (*gelu_backward_f32)(float* o, const float* g, int64_t gs, const float* x, int64_t n);
+  // Batch-norm statistics of one channel: N rows of S values, `stride` apart: the mean, and the
+  // biased variance (squared deviations from the float mean, corrected for its rounding).
+  void (*bn_stats_f32)(const float* x, int64_t N, int64_t S, int64_t stride, double* mean, double* var);
+  // y = x * scale + shift over the same N rows of S (y with the same layout as x).
+  void (*bn_apply_f32)(float* y, const float* x, int64_t N, int64_t S, int64_t stride, float scale, float shift);
 };
 
 void register_row_kernels(Isa isa, const RowKernels& k);

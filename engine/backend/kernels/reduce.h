@@ -15,7 +15,9 @@ LUCID_DECLARE_KERNEL(sum_kernel, void (*)(const TensorImpl& out, const TensorImp
 //   Max/Min with `indices` (int64, out's shape): the position of the first extreme value (NaN
 //   first) in the row-major order of the reduced sub-space.
 //   ArgMax/ArgMin: out is int64.  Any/All: out is bool or uint8.  CountNonzero/CountNotNan: int64.
-enum class ReduceOp : uint8_t { Prod, NanSum, LogSumExp, Max, Min, ArgMax, ArgMin, Any, All, CountNonzero, CountNotNan };
+// SumSq: the sum of squares of a real floating tensor (out in its dtype; vector_norm's ord 2).
+enum class ReduceOp : uint8_t { Prod, NanSum, LogSumExp, Max, Min, ArgMax, ArgMin, Any, All, CountNonzero, CountNotNan,
+                                SumSq };
 LUCID_DECLARE_KERNEL(reduce_kernel, void (*)(ReduceOp op, const TensorImpl& out, const TensorImpl* indices,
                                              const TensorImpl& in, int nreduce))
 

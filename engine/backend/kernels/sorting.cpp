@@ -12,6 +12,5 @@ LUCID_DEFINE_KERNEL(histogram_edges_kernel)
 LUCID_DEFINE_KERNEL(bincount_kernel)
 LUCID_DEFINE_KERNEL(unique_kernel)
 LUCID_DEFINE_KERNEL(isin_kernel)
-LUCID_DEFINE_KERNEL(minmax_kernel)
 LUCID_DEFINE_KERNEL(quantile_kernel)
 }  // namespace lucid

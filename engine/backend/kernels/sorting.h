@@ -51,8 +51,6 @@ LUCID_DECLARE_KERNEL(unique_kernel, void (*)(const TensorImpl& in, bool consecut
 // one dtype; NaN matches nothing).
 LUCID_DECLARE_KERNEL(isin_kernel, void (*)(const TensorImpl& out, const TensorImpl& elements, const TensorImpl& test,
                                            bool invert))
-// min and max of a contiguous non-empty tensor (NaN propagates).
-LUCID_DECLARE_KERNEL(minmax_kernel, void (*)(const TensorImpl& in, double* lo, double* hi))
 
 enum class QuantileInterp : uint8_t { Linear, Lower, Higher, Midpoint, Nearest };
 // sorted: contiguous (rows, n), each row sorted ascending (NaN last), n >= 1. q: nq probabilities.

@@ -1,0 +1,426 @@
+#pragma once
+// Branch-free exp/log family for float and double (vectorisable; see vmath_base.h): exp, exp2,
+// expm1, log, log2, log10, log1p, tanh, sinh, cosh, atanh, sigmoid. Errors (max ulp over dense
+// grids, tests/python/test_unary_accuracy.py) are within PyTorch's SLEEF 1-ulp functions. Float
+// functions that PyTorch computes slowly anyway (expm1, log1p, ...) run in double internally, which
+// makes them correctly rounded but for rare ties.
+#include "backend/cpu/vmath_base.h"
+
+namespace lucid::cpu::vmath {
+
+// Minimax coefficients (discrete Remez, relative error) of:
+// (e^r - 1 - r) / r^2 on |r| <= ln2/2
+constexpr float kExpF[] = {0.5f, 0.1666666716337204f, 0.04166646674275398f, 0.008333360776305199f,
+                           0.0013933597365394235f, 0.00019857801089528948f};
+constexpr double kExpD[] = {0.5, 0.1666666666666667, 0.041666666666666616, 0.008333333333326167,
+                            0.0013888888888917953, 0.00019841269874720942, 2.4801587245751432e-05,
+                            2.7557255514102585e-06, 2.7557349612557486e-07, 2.510517366849171e-08,
+                            2.088937580199898e-09};
+constexpr double kExpm1F[] = {0.5000000000020879, 0.16666666718769874, 0.04166666640541188,
+                              0.008333298559621801, 0.0013888923741853267, 0.00019899223410969346,
+                              2.482087159369201e-05};
+// (2^r - 1) / r on |r| <= 1/2
+constexpr float kExp2F[] = {0.6931471824645996f, 0.24022650718688965f, 0.05550410598516464f,
+                            0.009618056938052177f, 0.0013333669630810618f, 0.00015461329894606024f,
+                            1.525272000435507e-05f};
+constexpr double kExp2D[] = {0.6931471805599453, 0.24022650695910072, 0.055504108664821625,
+                             0.009618129107628437, 0.001333355814640663, 0.00015403530393466168,
+                             1.525273384137854e-05, 1.321548672135689e-06, 1.0178057169265113e-07,
+                             7.054932272729735e-09, 4.4558048566799065e-10, 2.5678426856934126e-11};
+// (log(1+f) - f + f^2/2) / f^3 on sqrt(1/2)-1 <= f <= sqrt(2)-1 (= Cephes logf)
+constexpr float kLogF[] = {0.3333333134651184f, -0.24999994039535522f, 0.2000071406364441f,
+                           -0.16668057441711426f, 0.14249323308467865f, -0.12420140951871872f,
+                           0.11676997691392899f, -0.11514608561992645f, 0.07037685066461563f};
+// (tanh(x)/x - 1) / x^2 in z = x^2 on |x| <= 0.625
+constexpr float kTanhF[] = {-0.333333283662796f, 0.13332770764827728f, -0.05385095253586769f,
+                            0.02099735662341118f, -0.006096941418945789f};
+
+constexpr double kLn2HiD = 6.93147180369123816490e-01, kLn2LoD = 1.90821492927058770002e-10;
+constexpr double kL2U = .69314718055966295651160180568695068359375;  // ln2 with 20 trailing zero bits
+constexpr double kL2L = .28235290563031577122588448175013436025525412068e-12;
+constexpr double kLog2eD = 1.4426950408889634074;
+
+// ---------------------------------------------------------------- exp
+LUCID_VM float exp(float x) {
+  const float xc = sel(x < -104.0f, -104.0f, sel(x > 89.0f, 89.0f, x));  // NaN passes
+  int32_t n;
+  const float q = round_int(xc * 1.44269504088896341f, n);
+  float r = xc - q * 0.693359375f;
+  r = r - q * -2.12194440e-4f;
+  return ldexp2(r * r * poly(r, kExpF) + r + 1.0f, n);
+}
+
+// Fast versions for the common range: 2^n applied by adding n to the exponent bits (one shift: the
+// low bits of x / ln2 + 1.5 * 2^23 are n); the loop uses them for blocks where every lane is in range
+// (exp_fast_ok) and the full versions above otherwise (denormal and infinite results, NaN).
+LUCID_VM bool exp_fast_ok(float x) { return x > -86.5f && x < 88.0f; }
+LUCID_VM bool exp_fast_ok(double x) { return x > -707.0 && x < 709.0; }
+LUCID_VM float exp_fast(float x) {
+  const float t = x * 1.44269504088896341f + Lim<float>::magic;
+  const float q = t - Lim<float>::magic;
+  float r = x - q * 0.693359375f;
+  r = r - q * -2.12194440e-4f;
+  const float y = r * r * poly(r, kExpF) + r + 1.0f;
+  return i2f(f2i(y) + (f2i(t) << 23));
+}
+LUCID_VM double exp_fast(double x) {
+  const double t = x * kLog2eD + Lim<double>::magic;
+  const double q = t - Lim<double>::magic;
+  const double r = (x - q * kL2U) - q * kL2L;
+  const double y = r * r * poly(r, kExpD) + r + 1.0;
+  return i2d(d2i(y) + (d2i(t) << 52));
+}
+
+// e^x = 2^n (1 + hi + lo) with |hi| <= 0.42, lo of the order of 2^-53 hi; x is clamped.
+LUCID_VM double exp_kernel(double x, int64_t& n, double& lo) {
+  const double xc = sel(x < -746.0, -746.0, sel(x > 746.0, 746.0, x));
+  const double q = round_int(xc * kLog2eD, n);
+  const double rh = xc - q * kL2U;  // exact
+  const double t = q * -kL2L;
+  double c;
+  const double r = fast_two_sum(rh, t, c);
+  double e1;
+  const double hi = fast_two_sum(r, r * r * poly(r, kExpD), e1);
+  lo = e1 + c * (1.0 + r);
+  return hi;
+}
+LUCID_VM double exp(double x) {
+  const double xc = sel(x < -746.0, -746.0, sel(x > 710.0, 710.0, x));
+  int64_t n;
+  const double q = round_int(xc * kLog2eD, n);
+  const double r = (xc - q * kL2U) - q * kL2L;
+  return ldexp2(r * r * poly(r, kExpD) + r + 1.0, n);
+}
+
+LUCID_VM float exp2(float x) {
+  const float xc = sel(x < -151.0f, -151.0f, sel(x > 129.0f, 129.0f, x));
+  int32_t n;
+  const float r = xc - round_int(xc, n);
+  return ldexp2(r * poly(r, kExp2F) + 1.0f, n);
+}
+LUCID_VM double exp2(double x) {
+  const double xc = sel(x < -1080.0, -1080.0, sel(x > 1025.0, 1025.0, x));
+  int64_t n;
+  const double r = xc - round_int(xc, n);
+  return ldexp2(r * poly(r, kExp2D) + 1.0, n);
+}
+
+LUCID_VM float expm1(float xf) {
+  const double x = sel(xf < -110.0f, -110.0f, sel(xf > 89.0f, 89.0f, xf));
+  int64_t n;
+  const double q = round_int(x * kLog2eD, n);
+  const double r = x - q * kLn2HiD - q * kLn2LoD;
+  const double em = r * r * poly(r, kExpm1F) + r;
+  const double scale = pow2i(n);
+  const float y = float(em * scale + (scale - 1.0));
+  return sel(xf == 0.0f, xf, y);
+}
+LUCID_VM double expm1(double x) {
+  const double xc = sel(x < -40.0, -40.0, x);  // expm1(-40) rounds to -1
+  int64_t n;
+  double lo;
+  const double hi = exp_kernel(xc, n, lo);
+  const double scale = pow2i(n < 1000 ? n : int64_t(1000));
+  double e2;
+  const double s = two_sum(scale * hi, scale - 1.0, e2);
+  const double small = s + (e2 + scale * lo);
+  // n > 52: 2^n - 1 is not exact; 2^n (1 + hi) in two parts, then the -1 with the low part
+  double e3;
+  const double s3 = fast_two_sum(scale, scale * hi, e3);
+  const double mid = s3 + ((e3 - 1.0) + scale * lo);
+  double e1;
+  const double one_hi = fast_two_sum(1.0, hi, e1);
+  const double big = ldexp2(one_hi + (e1 + lo), n);
+  const double y = n > 52 ? (n > 1000 ? big : mid) : small;
+  return sel(x == 0.0, x, y);
+}
+
+// ---------------------------------------------------------------- log
+LUCID_VM float log(float x) {
+  const bool sub = x < 1.17549435e-38f;
+  int32_t ix = f2i(sub ? x * 8388608.0f : x) + (0x3f800000 - 0x3f3504f3);
+  const int32_t e = (ix >> 23) - 127 - (sub ? 23 : 0);
+  const float f = i2f((ix & 0x007fffff) + 0x3f3504f3) - 1.0f;
+  const float z = f * f;
+  const float fe = float(e);
+  float y = f * z * poly(f, kLogF);
+  y = y + fe * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + fe * 0.693359375f;
+  r = sel(x == Lim<float>::inf, x, r);
+  r = sel(x == 0.0f, -Lim<float>::inf, r);
+  return sel(x >= 0.0f, r, Lim<float>::nan);
+}
+
+// Fast versions for positive normal finite x (the full ones add denormals and special values).
+template <typename T> LUCID_VM bool log_fast_ok(T x) {
+  return x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
+}
+LUCID_VM float log_fast(float x) {
+  const int32_t ix = f2i(x) + (0x3f800000 - 0x3f3504f3);
+  const float fe = float((ix >> 23) - 127);
+  const float f = i2f((ix & 0x007fffff) + 0x3f3504f3) - 1.0f;
+  const float z = f * f;
+  float y = f * z * poly(f, kLogF);
+  y = y + fe * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  return (f + y) + fe * 0.693359375f;
+}
+
+// log(1 + f) = f - hfsq + s (hfsq + R(s^2)), s = f / (2 + f) (fdlibm).
+constexpr double kLg[] = {6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+                          2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+                          1.479819860511658591e-01};
+// Splits x > 0 (finite, denormals too) into 2^e (1 + f), sqrt(1/2) <= 1 + f < sqrt(2).
+LUCID_VM double log_split(double x, double& fe) {
+  const bool sub = x < 2.2250738585072014e-308;
+  const int64_t ix = d2i(sub ? x * 18014398509481984.0 : x) + (0x3ff0000000000000LL - 0x3fe6a09e667f3bcdLL);
+  fe = double((ix >> 52) - 1023 - (sub ? 54 : 0));
+  return i2d((ix & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
+}
+LUCID_VM double log_r(double f, double& hfsq, double& s) {
+  s = f / (2.0 + f);
+  const double z = s * s, w = z * z;
+  const double t1 = w * (kLg[1] + w * (kLg[3] + w * kLg[5]));
+  const double t2 = z * (kLg[0] + w * (kLg[2] + w * (kLg[4] + w * kLg[6])));
+  hfsq = 0.5 * f * f;
+  return t1 + t2;
+}
+template <typename T>
+LUCID_VM T log_special(T x, T r) {
+  r = sel(x == Lim<T>::inf, x, r);
+  r = sel(x == T(0), -Lim<T>::inf, r);
+  return sel(x >= T(0), r, Lim<T>::nan);
+}
+LUCID_VM double log_fast(double x) {
+  const int64_t ix = d2i(x) + (0x3ff0000000000000LL - 0x3fe6a09e667f3bcdLL);
+  const double fe = double((ix >> 52) - 1023);
+  const double f = i2d((ix & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
+  double hfsq, s;
+  const double R = log_r(f, hfsq, s);
+  return fe * kLn2HiD - ((hfsq - (s * (hfsq + R) + fe * kLn2LoD)) - f);
+}
+LUCID_VM double log(double x) {
+  double fe, hfsq, s;
+  const double f = log_split(x, fe);
+  const double R = log_r(f, hfsq, s);
+  const double r = fe * kLn2HiD - ((hfsq - (s * (hfsq + R) + fe * kLn2LoD)) - f);
+  return log_special(x, r);
+}
+// log2/log10: the log of the mantissa in two parts, hi with its low 32 bits cleared (musl).
+LUCID_VM double log_hilo(double f, double hfsq, double s, double R, double& lo) {
+  double hi = f - hfsq;
+  hi = i2d(d2i(hi) & int64_t(0xffffffff00000000ULL));
+  lo = f - hi - hfsq + s * (hfsq + R);
+  return hi;
+}
+LUCID_VM double log2(double x) {
+  double fe, hfsq, s, lo;
+  const double f = log_split(x, fe);
+  const double R = log_r(f, hfsq, s);
+  const double hi = log_hilo(f, hfsq, s, R, lo);
+  const double vhi = hi * 1.44269504072144627571e+00;
+  double vlo = (lo + hi) * 1.67517131648865118353e-10 + lo * 1.44269504072144627571e+00;
+  const double w = fe + vhi;
+  vlo += (fe - w) + vhi;
+  return log_special(x, vlo + w);
+}
+LUCID_VM double log10(double x) {
+  double fe, hfsq, s, lo;
+  const double f = log_split(x, fe);
+  const double R = log_r(f, hfsq, s);
+  const double hi = log_hilo(f, hfsq, s, R, lo);
+  const double vhi = hi * 4.34294481878168880939e-01;
+  const double y2 = fe * 3.01029995663611771306e-01;
+  double vlo = fe * 3.69423907715893078616e-13 + (lo + hi) * 2.50829467116452752298e-11 + lo * 4.34294481878168880939e-01;
+  const double w = y2 + vhi;
+  vlo += (y2 - w) + vhi;
+  return log_special(x, vlo + w);
+}
+// log1p(x + xl), xl a small low part of the argument
+LUCID_VM double log1p2(double x, double xl) {
+  double c;
+  const double u = two_sum(1.0, x, c);
+  c = (c + xl) / u;  // the rounding error of 1 + x (and xl), relative to u
+  double fe, hfsq, s;
+  const double f = log_split(u, fe);
+  const double R = log_r(f, hfsq, s);
+  double r = fe * kLn2HiD - ((hfsq - (s * (hfsq + R) + (fe * kLn2LoD + c))) - f);
+  r = sel(x == 0.0, x, r);
+  r = sel(x == Lim<double>::inf, x, r);
+  r = sel(x == -1.0, -Lim<double>::inf, r);
+  return sel(x >= -1.0, r, Lim<double>::nan);
+}
+
+LUCID_VM double log1p(double x) { return log1p2(x, 0.0); }
+
+// Float log2/log10/log1p in double: 2^e (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| <= 0.172.
+LUCID_VM double log_m_for_float(double u, double& fe) {
+  const double f = log_split(u, fe);
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  return 2.0 * s + 2.0 * s * z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9))));
+}
+LUCID_VM float log2(float x) {
+  double fe;
+  const double lm = log_m_for_float(double(x), fe);
+  return log_special(x, float(fe + lm * kLog2eD));
+}
+LUCID_VM float log10(float x) {
+  double fe;
+  const double lm = log_m_for_float(double(x), fe);
+  return log_special(x, float(fe * 0.30102999566398119521 + lm * 0.43429448190325182765));
+}
+LUCID_VM float log1p(float xf) {
+  const double x = xf;
+  const double u = 1.0 + x;  // exact unless |x| < 2^-29, where the series below is used
+  double fe;
+  const double lm = log_m_for_float(u, fe);
+  const double big = fe * 0.69314718055994530942 + lm;
+  const double small = x * (1.0 + x * (-0.5 + x * (1.0 / 3 + x * -0.25)));
+  float r = float(x < 1e-4 && x > -1e-4 ? small : big);
+  r = sel(xf == 0.0f, xf, r);
+  r = sel(xf == Lim<float>::inf, xf, r);
+  r = sel(xf == -1.0f, -Lim<float>::inf, r);
+  return sel(xf >= -1.0f, r, Lim<float>::nan);
+}
+
+// ---------------------------------------------------------------- hyperbolic, sigmoid
+// tanh: x + x^3 P(x^2) below |x| = 0.625; above, 1 - 2 / D with D = e^{2|x|} + 1 = (2^n + 1) + 2^n (1 + p)
+// kept in two floats and the quotient corrected once, so the error stays below 1 ulp.
+LUCID_VM float tanh(float x) {
+  const float ax = abs_(x);
+  const float z = x * x;
+  const float small = x * z * poly(z, kTanhF) + x;
+  const float a2 = 2.0f * (ax > 9.5f ? 9.5f : ax);
+  int32_t n;
+  const float q = round_int(a2 * 1.44269504088896341f, n);
+  float r = a2 - q * 0.693359375f;
+  r = r - q * -2.12194440e-4f;
+  float pl;
+  const float ph = fast_two_sum(r, r * r * poly(r, kExpF), pl);  // e^r - 1
+  const float s = pow2i(n);
+  float dl;
+  const float dh = fast_two_sum(s + 1.0f, s * ph, dl);
+  dl += s * pl;
+  const float qt = 2.0f / dh;
+  const float qc = qt + (std::fma(-qt, dh, 2.0f) - qt * dl) * (0.5f * qt);
+  const float big = copysign_(1.0f - qc, x);
+  return ax < 0.625f ? (x == 0.0f ? x : small) : sel(x != x, x, big);
+}
+// double: em / (em + 2) with em = expm1(2|x|) in two parts, one division and a correction step.
+LUCID_VM double tanh(double x) {
+  const double ax = sel(abs_(x) > 40.0, 40.0, abs_(x));
+  int64_t n;
+  double lo;
+  const double hi = exp_kernel(2.0 * ax, n, lo);
+  // em = 2^n (1 + hi + lo) - 1 as eh + el
+  const double scale = pow2i(n);
+  double e2;
+  const double eh = two_sum(scale * hi, scale - 1.0, e2);
+  const double el = e2 + scale * lo;
+  double dl;
+  const double dh = two_sum(eh, 2.0, dl);  // em + 2
+  dl += el;
+  const double q = eh / dh;
+  const double res = (std::fma(-q, dh, eh) + el - q * dl) / dh;
+  const double y = q + res;
+  return sel(x == 0.0 || x != x, x, copysign_(y, x));
+}
+
+// sinh/cosh for float in double: e^{|x|} = 2^n e^r and e^{-|x|} = 2^-n e^-r from one reduction.
+LUCID_VM void exp_pm_for_float(double ax, double& ep, double& em) {
+  int64_t n;
+  const double q = round_int(ax * kLog2eD, n);
+  const double r = ax - q * kLn2HiD - q * kLn2LoD;
+  const double r2 = r * r;
+  ep = (r2 * poly(r, kExpm1F) + r + 1.0) * pow2i(n);
+  em = (r2 * poly(-r, kExpm1F) - r + 1.0) * pow2i(-n);
+}
+LUCID_VM float sinh(float xf) {
+  const double x = xf;
+  const double ax = sel(abs_(x) > 100.0, 100.0, abs_(x));
+  double ep, em;
+  exp_pm_for_float(ax, ep, em);
+  const double z = x * x;
+  const double small = x + x * z * (1.0 / 6 + z * (1.0 / 120 + z * (1.0 / 5040 + z * (1.0 / 362880))));
+  const double big = copysign_(0.5 * (ep - em), x);
+  return float(ax < 0.125 ? small : sel(x != x, x, big));
+}
+LUCID_VM float cosh(float xf) {
+  const double ax = sel(abs_(double(xf)) > 100.0, 100.0, abs_(double(xf)));
+  double ep, em;
+  exp_pm_for_float(ax, ep, em);
+  return float(sel(xf != xf, double(xf), 0.5 * (ep + em)));
+}
+// e^x / 2 = hi + lo (x >= 0, up to 720; inf above 710.47).
+LUCID_VM double half_exp_dd(double x, double& lo) {
+  int64_t n;
+  double l;
+  const double h = exp_kernel(x, n, l);
+  double e;
+  const double hh = fast_two_sum(1.0, h, e);
+  const int64_t n1 = (n - 1) >> 1, n2 = (n - 1) - n1;
+  const double s1 = pow2i(n1), s2 = pow2i(n2);
+  lo = (e + l) * s1 * s2;
+  return hh * s1 * s2;
+}
+// double: odd Taylor series below |x| = 1 (to x^21), (E - 1/E) / 2 above with E / 2 = 2^(n-1) e^r.
+LUCID_VM double sinh(double x) {
+  const double ax = sel(abs_(x) > 720.0, 720.0, abs_(x));
+  const double z = x * x;
+  double p = 1.0 / 51090942171709440000.0;  // 1/21!
+  p = p * z + 1.0 / 121645100408832000.0;
+  p = p * z + 1.0 / 355687428096000.0;
+  p = p * z + 1.0 / 1307674368000.0;
+  p = p * z + 1.0 / 6227020800.0;
+  p = p * z + 1.0 / 39916800.0;
+  p = p * z + 1.0 / 362880.0;
+  p = p * z + 1.0 / 5040.0;
+  p = p * z + 1.0 / 120.0;
+  p = p * z + 1.0 / 6.0;
+  const double small = x * z * p + x;
+  double el;
+  const double eh = half_exp_dd(ax, el);
+  const double big = copysign_(eh + (el - 0.25 / eh), x);
+  return ax < 1.0 ? small : sel(x != x, x, big);
+}
+LUCID_VM double cosh(double x) {
+  const double ax = sel(abs_(x) > 720.0, 720.0, abs_(x));
+  double el;
+  const double eh = half_exp_dd(ax, el);
+  return sel(x != x, x, eh + (el + 0.25 / eh));
+}
+
+// atanh(x) = log((1 + x) / (1 - x)) / 2 (float, in double: 1 +- x are exact); odd series near 0.
+LUCID_VM float atanh(float xf) {
+  const double x = xf;
+  double fe;
+  const double lm = log_m_for_float((1.0 + x) / (1.0 - x), fe);
+  const double big = 0.5 * (fe * 0.69314718055994530942 + lm);
+  const double z = x * x;
+  const double small = x + x * z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7)));
+  float r = float(abs_(x) < 1e-3 ? small : big);
+  r = sel(abs_(xf) == 1.0f, copysign_(Lim<float>::inf, xf), r);
+  return sel(abs_(xf) <= 1.0f, r, Lim<float>::nan);
+}
+// double: log1p(2|x| / (1 - |x|)) / 2 with the quotient in two parts.
+LUCID_VM double atanh(double x) {
+  const double ax = abs_(x);
+  const double t = ax + ax;
+  double dl;
+  const double dh = two_sum(1.0, -ax, dl);
+  const double q = t / dh;
+  const double ql = (std::fma(-q, dh, t) - q * dl) / dh;
+  double r = copysign_(0.5 * log1p2(q, ql), x);
+  r = sel(x == 0.0, x, r);
+  r = sel(ax == 1.0, copysign_(Lim<double>::inf, x), r);
+  return sel(ax <= 1.0, r, Lim<double>::nan);
+}
+
+// sigmoid as PyTorch: 1 / (1 + e^-x).
+template <typename T> LUCID_VM T sigmoid(T x) { return T(1) / (T(1) + exp(T(-x))); }
+template <typename T> LUCID_VM T sigmoid_fast(T x) { return T(1) / (T(1) + exp_fast(T(-x))); }
+
+}  // namespace lucid::cpu::vmath

@@ -1,0 +1,192 @@
+#pragma once
+// Branch-free trigonometric functions for float and double (see vmath_base.h): sin, cos, tan, asin,
+// acos, atan, atan2. Double: fdlibm's algorithms (kernels, constants) with their branches turned into
+// selects; float: the same in double (one rounding at the end). sin/cos/tan reduce exactly for
+// |x| < kTrigMax; larger lanes are recomputed with libm by the loop (trig_fallback).
+#include "backend/cpu/vmath_base.h"
+
+namespace lucid::cpu::vmath {
+
+constexpr double kTrigMax = 1.0e6;  // x = n pi/2 + r with |n| < 2^20: the 3-part reduction is exact
+
+// fdlibm __kernel_sin / __kernel_cos on |x| <= pi/4, x + y the argument in two parts.
+constexpr double kS1 = -1.66666666666666324348e-01, kS2 = 8.33333333332248946124e-03,
+                 kS3 = -1.98412698298579493134e-04, kS4 = 2.75573137070700676789e-06,
+                 kS5 = -2.50507602534068634195e-08, kS6 = 1.58969099521155010221e-10;
+constexpr double kC1 = 4.16666666666666019037e-02, kC2 = -1.38888888888741095749e-03,
+                 kC3 = 2.48015872894767294178e-05, kC4 = -2.75573143513906633035e-07,
+                 kC5 = 2.08757232129817482790e-09, kC6 = -1.13596475577881948265e-11;
+LUCID_VM double ksin(double x, double y) {
+  const double z = x * x, v = z * x;
+  const double r = kS2 + z * (kS3 + z * (kS4 + z * (kS5 + z * kS6)));
+  return x - ((z * (0.5 * y - v * r) - y) - v * kS1);
+}
+LUCID_VM double kcos(double x, double y) {
+  const double z = x * x, w = z * z;
+  const double r = z * (kC1 + z * (kC2 + z * kC3)) + w * w * (kC4 + z * (kC5 + z * kC6));
+  const double hz = 0.5 * z, ww = 1.0 - hz;
+  return ww + (((1.0 - ww) - hz) + (z * r - x * y));
+}
+// x = n pi/2 + y0 + y1: pi/2 in three 33-bit parts (fdlibm's) and a tail; fn * part is exact for
+// |n| < 2^20, and the two subtractions keep their rounding errors (two_sum).
+LUCID_VM double rem_pio2(double x, double& y1, int64_t& n) {
+  constexpr double p1 = 1.57079632673412561417e+00, p2 = 6.07710050630396597660e-11;
+  constexpr double p3 = 2.02226624871116645580e-21, p3t = 8.47842766036889956997e-32;
+  const double fn = round_int(x * 6.36619772367581382433e-01, n);
+  const double r1 = x - fn * p1;  // exact
+  double e2, e3;
+  const double r2 = two_sum(r1, -(fn * p2), e2);
+  const double r3 = two_sum(r2, -(fn * p3), e3);
+  const double tail = (e2 + e3) - fn * p3t;
+  double l;
+  const double y0 = fast_two_sum(r3, tail, l);
+  y1 = l;
+  return y0;
+}
+LUCID_VM double sin(double x) {
+  int64_t n;
+  double y1;
+  const double y0 = rem_pio2(x, y1, n);
+  const double s = ksin(y0, y1), c = kcos(y0, y1);
+  const double r = (n & 1) ? c : s;
+  return x == 0.0 ? x : ((n & 2) ? -r : r);
+}
+LUCID_VM double cos(double x) {
+  int64_t n;
+  double y1;
+  const double y0 = rem_pio2(x, y1, n);
+  const double s = ksin(y0, y1), c = kcos(y0, y1);
+  const double r = (n & 1) ? -s : c;
+  return (n & 2) ? -r : r;
+}
+// tan = sin / cos of the reduced argument, the quotient corrected once (num and den in two parts).
+LUCID_VM double tan(double x) {
+  int64_t n;
+  double y1;
+  const double y0 = rem_pio2(x, y1, n);
+  // sin: y0 + sl, cos: ch + cl (the kernels' last additions left unevaluated)
+  const double z = y0 * y0, v = z * y0, w2 = z * z;
+  const double rs = kS2 + z * (kS3 + z * (kS4 + z * (kS5 + z * kS6)));
+  const double sl = -((z * (0.5 * y1 - v * rs) - y1) - v * kS1);
+  const double rc = z * (kC1 + z * (kC2 + z * kC3)) + w2 * w2 * (kC4 + z * (kC5 + z * kC6));
+  const double hz = 0.5 * z, ch = 1.0 - hz;
+  const double cl = ((1.0 - ch) - hz) + (z * rc - y0 * y1);
+  double se, ce;
+  const double sh = fast_two_sum(y0, sl, se), chh = fast_two_sum(ch, cl, ce);
+  const bool odd = n & 1;  // tan = -cos / sin
+  const double nh = odd ? chh : sh, nl = odd ? ce : se;
+  const double dh = odd ? sh : chh, dl = odd ? se : ce;
+  const double q = nh / dh;
+  const double res = (std::fma(-q, dh, nh) + nl - q * dl) / dh;
+  const double t = q + res;
+  return x == 0.0 ? x : (odd ? -t : t);
+}
+
+// float: reduction and polynomials in double (|x| < kTrigMax).
+LUCID_VM double rem_pio2_f(float xf, int64_t& n) {
+  const double x = xf;
+  const double fn = round_int(x * 6.36619772367581382433e-01, n);
+  return (x - fn * 1.57079632673412561417e+00) - fn * 6.07710050650619224932e-11;
+}
+LUCID_VM double sin_poly_f(double y, double z) {
+  return y + y * z * (kS1 + z * (kS2 + z * (kS3 + z * kS4)));
+}
+LUCID_VM double cos_poly_f(double z) {
+  return 1.0 - 0.5 * z + z * z * (kC1 + z * (kC2 + z * (kC3 + z * kC4)));
+}
+LUCID_VM float sin(float x) {
+  int64_t n;
+  const double y = rem_pio2_f(x, n), z = y * y;
+  const double r = (n & 1) ? cos_poly_f(z) : sin_poly_f(y, z);
+  return x == 0.0f ? x : float((n & 2) ? -r : r);
+}
+LUCID_VM float cos(float x) {
+  int64_t n;
+  const double y = rem_pio2_f(x, n), z = y * y;
+  const double r = (n & 1) ? -sin_poly_f(y, z) : cos_poly_f(z);
+  return float((n & 2) ? -r : r);
+}
+LUCID_VM float tan(float x) {
+  int64_t n;
+  const double y = rem_pio2_f(x, n), z = y * y;
+  const double s = sin_poly_f(y, z), c = cos_poly_f(z);
+  return x == 0.0f ? x : float((n & 1) ? -c / s : s / c);
+}
+
+// atan (fdlibm s_atan.c): |x| reduced to |t| < 7/16 by one of four Moebius maps (one division),
+// atan(x) = atanhi[id] + atan(t).
+constexpr double kAT[] = {3.33333333333329318027e-01, -1.99999999998764832476e-01, 1.42857142725034663711e-01,
+                          -1.11111104054623557880e-01, 9.09088713343650656196e-02, -7.69187620504482999495e-02,
+                          6.66107313738753120669e-02, -5.83357013379057348645e-02, 4.97687799461593236017e-02,
+                          -3.65315727442169155270e-02, 1.62858201153657823623e-02};
+LUCID_VM double atan_pos(double ax_in) {  // ax >= 0 or NaN
+  const double ax = ax_in > 1e300 ? 1e300 : ax_in;  // atan(inf) = pi/2
+  // t = (a ax + b) / (c ax + d); from the largest interval down (sequential selects vectorise)
+  double a = 0.0, b = -1.0, c = 1.0, d = 0.0;
+  double hi = 1.57079632679489655800e+00, lo = 6.12323399573676603587e-17;
+  const bool b3 = ax < 2.4375, b2 = ax < 1.1875, b1 = ax < 0.6875, b0 = ax < 0.4375;
+  a = b3 ? 1.0 : a, b = b3 ? -1.5 : b, c = b3 ? 1.5 : c, d = b3 ? 1.0 : d;
+  hi = b3 ? 9.82793723247329054082e-01 : hi, lo = b3 ? 1.39033110312309984516e-17 : lo;
+  b = b2 ? -1.0 : b, c = b2 ? 1.0 : c;
+  hi = b2 ? 7.85398163397448278999e-01 : hi, lo = b2 ? 3.06161699786838301793e-17 : lo;
+  a = b1 ? 2.0 : a, d = b1 ? 2.0 : d;
+  hi = b1 ? 4.63647609000806093515e-01 : hi, lo = b1 ? 2.26987774529616870924e-17 : lo;
+  a = b0 ? 1.0 : a, b = b0 ? 0.0 : b, c = b0 ? 0.0 : c, d = b0 ? 1.0 : d;
+  hi = b0 ? 0.0 : hi, lo = b0 ? 0.0 : lo;
+  // ax = inf: t = -1/inf = -0
+  const double t = (a * ax + b) / (c * ax + d);
+  const double z = t * t, w = z * z;
+  const double s1 = z * (kAT[0] + w * (kAT[2] + w * (kAT[4] + w * (kAT[6] + w * (kAT[8] + w * kAT[10])))));
+  const double s2 = w * (kAT[1] + w * (kAT[3] + w * (kAT[5] + w * (kAT[7] + w * kAT[9]))));
+  const double r = hi - ((t * (s1 + s2) - lo) - t);
+  return ax != ax ? ax : r;
+}
+LUCID_VM double atan(double x) {
+  const double r = copysign_(atan_pos(abs_(x)), x);
+  return x == 0.0 ? x : r;
+}
+LUCID_VM float atan(float x) { return float(atan(double(x))); }
+
+// asin / acos (fdlibm e_asin.c, e_acos.c): rational R(t) = p/q, t = x^2 or (1 - |x|)/2.
+constexpr double kPS[] = {1.66666666666666657415e-01, -3.25565818622400915405e-01, 2.01212532134862925881e-01,
+                          -4.00555345006794114027e-02, 7.91534994289814532176e-04, 3.47933107596021167570e-05};
+constexpr double kQS[] = {1.0, -2.40339491173441421878e+00, 2.02094576023350569471e+00, -6.88283971605453293030e-01,
+                          7.70381505559019352791e-02};
+constexpr double kPio2Hi = 1.57079632679489655800e+00, kPio2Lo = 6.12323399573676603587e-17,
+                 kPio4Hi = 7.85398163397448278999e-01;
+LUCID_VM double asin_r(double t) { return t * poly(t, kPS) / poly(t, kQS); }
+LUCID_VM double asin(double x) {
+  const double ax = abs_(x);
+  const bool small = ax < 0.5;
+  const double t = small ? x * x : (1.0 - ax) * 0.5;
+  const double r = asin_r(t);
+  const double s = std::sqrt(t);
+  const double res_small = x + x * r;
+  // |x| > 0.975
+  const double res_edge = kPio2Hi - (2.0 * (s + s * r) - kPio2Lo);
+  // 0.5 <= |x| <= 0.975: s = w + c with w the high half of s
+  const double w = i2d(d2i(s) & int64_t(0xffffffff00000000ULL));
+  const double c = (t - w * w) / (s + w);
+  const double res_mid = kPio4Hi - ((2.0 * s * r - (kPio2Lo - 2.0 * c)) - (kPio4Hi - 2.0 * w));
+  const double big = copysign_(ax > 0.975 ? res_edge : res_mid, x);
+  const double res = small ? res_small : big;
+  return ax > 1.0 ? Lim<double>::nan : res;  // NaN passes through the selects
+}
+LUCID_VM double acos(double x) {
+  const double ax = abs_(x);
+  const bool small = ax < 0.5;
+  const double t = small ? x * x : (1.0 - ax) * 0.5;
+  const double r = asin_r(t);
+  const double s = std::sqrt(t);
+  const double res_small = kPio2Hi - (x - (kPio2Lo - x * r));
+  const double res_neg = 2.0 * kPio2Hi - 2.0 * (s + (r * s - kPio2Lo));
+  const double df = i2d(d2i(s) & int64_t(0xffffffff00000000ULL));
+  const double c = t == 0.0 ? 0.0 : (t - df * df) / (s + df);
+  const double res_pos = 2.0 * (df + (r * s + c));
+  const double res = small ? res_small : (x < 0.0 ? res_neg : res_pos);
+  return ax > 1.0 ? Lim<double>::nan : res;
+}
+LUCID_VM float asin(float x) { return float(asin(double(x))); }
+LUCID_VM float acos(float x) { return float(acos(double(x))); }
+
+}  // namespace lucid::cpu::vmath

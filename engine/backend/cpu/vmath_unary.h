@@ -1,0 +1,151 @@
+#pragma once
+// The unary ops that the CPU loop (loops.h unary_loop) computes with the vectorisable float/double
+// functions of vmath_*.h instead of the scalar libm calls of backend/common/unary_math.h (which the
+// CUDA kernels keep using).
+#include <type_traits>
+
+#include "backend/cpu/vmath_exp.h"
+#include "backend/cpu/vmath_special.h"
+#include "backend/cpu/vmath_trig.h"
+#include "backend/kernels/elementwise.h"
+
+namespace lucid::cpu::vmath {
+
+template <UnaryOp Op, typename M>
+constexpr bool has_vec() {
+  using U = UnaryOp;
+  if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv) return std::is_same_v<M, float>;  // float only
+  else return Op == U::Exp || Op == U::Exp2 || Op == U::Expm1 || Op == U::Log || Op == U::Log2 || Op == U::Log10 ||
+         Op == U::Log1p || Op == U::Sqrt || Op == U::Rsqrt || Op == U::Tanh || Op == U::Sinh || Op == U::Cosh ||
+         Op == U::Atanh || Op == U::Sigmoid || Op == U::Floor || Op == U::Ceil || Op == U::Trunc ||
+         Op == U::Round || Op == U::Frac || Op == U::Sin || Op == U::Cos || Op == U::Tan || Op == U::Asin ||
+         Op == U::Acos || Op == U::Atan;
+}
+
+// M is float or double.
+template <UnaryOp Op, typename M>
+LUCID_VM M apply_vec(M x) {
+  using U = UnaryOp;
+  if constexpr (Op == U::Exp) return exp(x);
+  else if constexpr (Op == U::Exp2) return exp2(x);
+  else if constexpr (Op == U::Expm1) return expm1(x);
+  else if constexpr (Op == U::Log) return log(x);
+  else if constexpr (Op == U::Log2) return log2(x);
+  else if constexpr (Op == U::Log10) return log10(x);
+  else if constexpr (Op == U::Log1p) return log1p(x);
+  else if constexpr (Op == U::Sqrt) return std::sqrt(x);  // the instruction (isa_loops: -fno-math-errno)
+  else if constexpr (Op == U::Rsqrt) return M(1) / std::sqrt(x);
+  else if constexpr (Op == U::Tanh) return tanh(x);
+  else if constexpr (Op == U::Sinh) return sinh(x);
+  else if constexpr (Op == U::Cosh) return cosh(x);
+  else if constexpr (Op == U::Atanh) return atanh(x);
+  else if constexpr (Op == U::Sigmoid) return sigmoid(x);
+  else if constexpr (Op == U::Sin) return sin(x);
+  else if constexpr (Op == U::Cos) return cos(x);
+  else if constexpr (Op == U::Tan) return tan(x);
+  else if constexpr (Op == U::Asin) return asin(x);
+  else if constexpr (Op == U::Acos) return acos(x);
+  else if constexpr (Op == U::Atan) return atan(x);
+  else if constexpr (Op == U::Erf) return erf(x);
+  else if constexpr (Op == U::Erfc) return erfc(x);
+  else if constexpr (Op == U::Erfinv) return erfinv(x);
+  else if constexpr (Op == U::Floor) return std::floor(x);
+  else if constexpr (Op == U::Ceil) return std::ceil(x);
+  else if constexpr (Op == U::Trunc) return std::trunc(x);
+  else if constexpr (Op == U::Round) return std::nearbyint(x);
+  else if constexpr (Op == U::Frac) return x - std::trunc(x);
+  else return x;
+}
+
+// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h).
+template <UnaryOp Op>
+constexpr bool has_fast() {
+  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid;
+}
+template <UnaryOp Op, typename M>
+LUCID_VM bool fast_ok(M x) {
+  if constexpr (Op == UnaryOp::Exp) return exp_fast_ok(x);
+  else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
+  else return log_fast_ok(x);
+}
+template <UnaryOp Op, typename M>
+LUCID_VM M apply_fast(M x) {
+  if constexpr (Op == UnaryOp::Exp) return exp_fast(x);
+  else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
+  else return log_fast(x);
+}
+
+// sin/cos/tan reduce their argument exactly below kTrigMax only: larger finite lanes go to libm.
+template <UnaryOp Op>
+constexpr bool has_fallback() {
+  return Op == UnaryOp::Sin || Op == UnaryOp::Cos || Op == UnaryOp::Tan;
+}
+template <typename M>
+LUCID_VM bool trig_big(M x) {
+  const M ax = abs_(x);
+  return ax >= M(kTrigMax) && ax != Lim<M>::inf;
+}
+template <UnaryOp Op, typename M>
+M trig_libm(M x) {
+  if constexpr (Op == UnaryOp::Sin) return std::sin(x);
+  else if constexpr (Op == UnaryOp::Cos) return std::cos(x);
+  else return std::tan(x);
+}
+
+// The loop (a UnaryLoop of loops.h) for T = float/double and half/bfloat16 (computed in float).
+// Contiguous float/double runs go straight through in blocks; strided runs and half/bfloat16 through
+// a small buffer so the math loop stays contiguous. Unnamed namespace: only isa_loops.cpp includes
+// this header, once per ISA, and each ISA's copy must stay its own.
+namespace {
+template <UnaryOp Op, typename M>
+void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
+  if constexpr (has_fast<Op>()) {
+    int32_t all = 1;  // an and-reduction of the range tests vectorises
+    for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
+    if (all) {
+      for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+      return;
+    }
+  }
+  if constexpr (has_fallback<Op>()) {
+    using I = typename Lim<M>::I;
+    I big = 0;  // any finite |x| >= kTrigMax (on the bits: an integer or-reduction vectorises)
+    for (int64_t i = 0; i < m; ++i) {
+      const I a = to_bits(x[i]) & ~(I(1) << (sizeof(M) * 8 - 1));
+      big |= I(a >= to_bits(M(kTrigMax)) && a < to_bits(Lim<M>::inf));
+    }
+    if (big) {
+      for (int64_t i = 0; i < m; ++i) {
+        const M v = x[i];
+        o[i] = trig_big(v) ? trig_libm<Op>(v) : apply_vec<Op, M>(v);
+      }
+      return;
+    }
+  }
+  for (int64_t i = 0; i < m; ++i) o[i] = apply_vec<Op, M>(x[i]);
+}
+
+template <UnaryOp Op, typename T, typename M>
+void unary_loop(char** ptrs, const int64_t* strides, int64_t n) {
+  constexpr int64_t kBlock = 1024;
+  if constexpr (std::is_same_v<T, M>) {
+    if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
+      T* o = reinterpret_cast<T*>(ptrs[0]);
+      const T* x = reinterpret_cast<const T*>(ptrs[1]);
+      for (int64_t b = 0; b < n; b += kBlock) run_block<Op, M>(x + b, o + b, n - b < kBlock ? n - b : kBlock);
+      return;
+    }
+  }
+  alignas(64) M buf[kBlock];
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = n - b < kBlock ? n - b : kBlock;
+    const char* src = ptrs[1] + b * strides[1];
+    char* dst = ptrs[0] + b * strides[0];
+    for (int64_t i = 0; i < m; ++i) buf[i] = M(*reinterpret_cast<const T*>(src + i * strides[1]));
+    run_block<Op, M>(buf, buf, m);
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(dst + i * strides[0]) = T(buf[i]);
+  }
+}
+}  // namespace
+
+}  // namespace lucid::cpu::vmath

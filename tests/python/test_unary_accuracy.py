@@ -1,0 +1,288 @@
+"""Accuracy of the unary math family on the CPU (the vectorised float/double functions of
+engine/backend/cpu/vmath_*.h): the max error in ulps over dense grids, against NumPy long double
+references (float32 results against float64 ones), within the bounds of PyTorch's SLEEF functions
+(1 ulp for its "u10" functions); exact special values (+-0, denormals, +-inf, NaN, domain edges);
+strided inputs; float16/bfloat16 through their float computation."""
+import math
+
+import numpy as np
+import pytest
+
+import lucid
+
+LD = np.longdouble
+RNG = np.random.default_rng(5)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+# name: (reference on long double, domains, max ulp for float32, max ulp for float64). A domain is
+# (lo, hi) sampled uniformly ((lo, hi, "f64"): float64 only) or "log": positive, log-uniform over the
+# whole range of the dtype.
+FUNCS = {
+    "exp": (np.exp, [(-103, 88.7), (-1e-3, 1e-3), (-745, 709.7, "f64")], 1.0, 1.0),
+    "exp2": (np.exp2, [(-149, 127.9), (-1e-3, 1e-3), (-1074, 1023.9, "f64")], 1.0, 1.0),
+    "expm1": (np.expm1, [(-20, 88.7), (-1e-3, 1e-3), (-1, 1), (-40, 709.7, "f64")], 1.0, 1.0),
+    "log": (np.log, [(0, 10), "log"], 1.0, 1.0),
+    "log2": (np.log2, [(0, 10), "log"], 1.0, 1.0),
+    "log10": (np.log10, [(0, 10), "log"], 1.0, 1.0),
+    "log1p": (np.log1p, [(-1, 10), (-1e-3, 1e-3), "log"], 1.0, 1.0),
+    "sqrt": (np.sqrt, [(0, 10), "log"], 0.5, 0.5),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), [(0, 10), "log"], 1.5, 1.5),  # two roundings, as PyTorch
+    "tanh": (np.tanh, [(-10, 10), (-1, 1), (-1e-3, 1e-3)], 1.0, 1.0),
+    "sinh": (np.sinh, [(-89, 89), (-2, 2), (-1e-3, 1e-3), (-710, 710, "f64")], 1.0, 1.0),
+    "cosh": (np.cosh, [(-89, 89), (-2, 2), (-710, 710, "f64")], 1.0, 1.0),
+    "atanh": (np.arctanh, [(-1, 1), (-0.01, 0.01)], 1.0, 1.0),
+    "sigmoid": (_sigmoid, [(-80, 80), (-5, 5)], 2.5, 2.5),  # 1 / (1 + exp(-x)), as PyTorch
+    "sin": (np.sin, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
+    "cos": (np.cos, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
+    "tan": (np.tan, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
+    "asin": (np.arcsin, [(-1, 1), (-1e-3, 1e-3), (0.97, 1)], 1.0, 1.0),
+    "acos": (np.arccos, [(-1, 1), (-1e-3, 1e-3), (0.97, 1), (-1, -0.97)], 1.0, 1.0),
+    "atan": (np.arctan, [(-10, 10), (-1e-3, 1e-3), (-1e6, 1e6)], 1.0, 1.0),
+}
+# float32 only (float64 keeps libm): reference per element
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+FLOAT_ONLY = {
+    "erf": (_erf, [(-5, 5), (-1e-3, 1e-3), (0.5, 1)], 1.0),
+    "erfc": (_erfc, [(-5, 11), (-1e-3, 1e-3), (3, 10.5)], 1.0),
+}
+ROUNDING = ["floor", "ceil", "trunc", "round", "frac"]
+
+
+def _grid(dom, dt, n=40000):
+    if dom == "log":
+        tiny = 1e-45 if dt == np.float32 else 5e-324
+        big = 3e38 if dt == np.float32 else 1e308
+        x = np.exp(RNG.uniform(math.log(tiny), math.log(big), n))
+    else:
+        if len(dom) == 3 and dt != np.float64:
+            return None
+        x = RNG.uniform(dom[0], dom[1], n)
+    return x.astype(dt)
+
+
+def _ulps(y, ref, dt):
+    """|y - ref| in units of the last place of ref in dtype dt (denormal spacing below the normals)."""
+    ref = ref.astype(LD)
+    ok = np.isfinite(ref) & (np.abs(ref) < np.finfo(dt).max)
+    y, ref = y[ok].astype(LD), ref[ok]
+    _, e = np.frexp(ref.astype(np.float64))
+    fi = np.finfo(dt)
+    e = np.maximum(e - 1, fi.minexp) - fi.nmant
+    return np.abs(y - ref) / np.ldexp(LD(1), e)
+
+
+def _run(name, x):
+    return getattr(lucid, name)(lucid.tensor(x)).numpy()
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(FUNCS))
+def test_max_ulp(name, dt):
+    ref_fn, doms, b32, b64 = FUNCS[name]
+    bound = b32 if dt == np.float32 else b64
+    worst = 0.0
+    for dom in doms:
+        x = _grid(dom, dt)
+        if x is None:
+            continue
+        ref = ref_fn(x.astype(np.float64 if dt == np.float32 else LD))
+        with np.errstate(over="ignore"):
+            err = _ulps(_run(name, x), ref, dt)
+        worst = max(worst, float(err.max()))
+    assert worst <= bound, f"{name} {dt.__name__}: max error {worst:.3f} ulp > {bound}"
+
+
+@pytest.mark.parametrize("name", list(FLOAT_ONLY))
+def test_max_ulp_float_only(name):
+    ref_fn, doms, bound = FLOAT_ONLY[name]
+    worst = 0.0
+    for dom in doms:
+        x = _grid(dom, np.float32, 20000)
+        worst = max(worst, float(_ulps(_run(name, x), ref_fn(x.astype(np.float64)), np.float32).max()))
+    assert worst <= bound, f"{name}: max error {worst:.3f} ulp > {bound}"
+
+
+def test_erfinv_float32():
+    """erfinv (PyTorch's algorithm: rational guess, two Newton steps) against mpmath; edges exact."""
+    mp = pytest.importorskip("mpmath")
+    x = np.concatenate([RNG.uniform(-1, 1, 1500), 1 - np.exp(RNG.uniform(-16, -1, 500)),
+                        RNG.uniform(-1e-3, 1e-3, 200)]).astype(np.float32)
+    ref = np.array([float(mp.erfinv(mp.mpf(float(v)))) for v in x])
+    assert _ulps(_run("erfinv", x), ref, np.float32).max() <= 1.0
+    e = np.array([0.0, -0.0, 1.0, -1.0, 1.5, -2.0, np.nan, np.inf], dtype=np.float32)
+    want = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, np.nan, np.nan, np.nan], dtype=np.float32)
+    y = _run("erfinv", e)
+    np.testing.assert_array_equal(y, want)
+    assert np.array_equal(np.signbit(y[:2]), [False, True])
+
+
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0, 0.5, 100.0, -100.0, 1e30, -1e30, 1000.0, -1000.0]
+
+
+def _specials(dt):
+    den = 1e-40 if dt == np.float32 else 1e-310
+    return np.array(SPECIAL + [den, -den], dtype=dt)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(FUNCS) + ROUNDING + list(FLOAT_ONLY))
+def test_special_values(name, dt):
+    """Zeros (with their sign), infinities, NaN, denormals and domain edges give exactly what the
+    correctly rounded function gives; other points are within the accuracy bound."""
+    x = _specials(dt)
+    y = _run(name, x)
+    if name in ROUNDING:
+        with np.errstate(invalid="ignore"):
+            ref = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": np.round,
+                   "frac": lambda v: v - np.trunc(v)}[name](x)
+        np.testing.assert_array_equal(y, ref)
+        assert np.array_equal(np.signbit(y[y == 0]), np.signbit(ref[ref == 0]))
+        return
+    if name in FLOAT_ONLY:
+        ref_fn, _, b32 = FLOAT_ONLY[name]
+        b64 = b32
+    else:
+        ref_fn, _, b32, b64 = FUNCS[name]
+    with np.errstate(all="ignore"):
+        ref = ref_fn(x.astype(LD))
+        exact = ref.astype(dt)
+    edge = ~np.isfinite(exact) | (exact == 0) | ~np.isfinite(x) | (x == 0)
+    np.testing.assert_array_equal(y[edge], exact[edge], err_msg=f"{name} at {x[edge]}")
+    z = edge & (exact == 0)
+    assert np.array_equal(np.signbit(y[z]), np.signbit(exact[z])), f"{name}: sign of zero at {x[z]}"
+    rest = ~edge
+    if name == "sigmoid":  # 1 / (1 + e^100) underflows to 0 in float32 (as in PyTorch)
+        rest &= x > -80
+    with np.errstate(over="ignore"):
+        err = _ulps(y[rest], ref[rest], dt)
+    assert err.max(initial=0) <= (b32 if dt == np.float32 else b64)
+
+
+DOMAIN_EDGES = {
+    "log": [(-1.0, np.nan), (0.0, -np.inf), (1.0, 0.0)],
+    "log2": [(-1.0, np.nan), (0.0, -np.inf), (1.0, 0.0)],
+    "log10": [(-1.0, np.nan), (0.0, -np.inf), (1.0, 0.0)],
+    "log1p": [(-1.0, -np.inf), (-2.0, np.nan), (0.0, 0.0)],
+    "atanh": [(1.0, np.inf), (-1.0, -np.inf), (1.5, np.nan), (-1.5, np.nan)],
+    "sqrt": [(-1.0, np.nan), (0.0, 0.0)],
+    "rsqrt": [(0.0, np.inf), (-0.0, -np.inf), (-1.0, np.nan)],
+}
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(DOMAIN_EDGES))
+def test_domain_edges(name, dt):
+    x = np.array([a for a, _ in DOMAIN_EDGES[name]], dtype=dt)
+    want = np.array([b for _, b in DOMAIN_EDGES[name]], dtype=dt)
+    np.testing.assert_array_equal(_run(name, x), want)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(FUNCS) + ROUNDING + list(FLOAT_ONLY) + ["erfinv"])
+def test_strided_matches_contiguous(name, dt):
+    x = RNG.uniform(-3, 3, (37, 41)).astype(dt)
+    if name in ("log", "log2", "log10", "sqrt", "rsqrt"):
+        x = np.abs(x)
+    if name in ("atanh", "asin", "acos", "erfinv"):
+        x = x / 3.5
+    t = lucid.tensor(x)
+    f = getattr(lucid, name)
+    for view, npv in ((t.t(), x.T), (t[:, ::3], x[:, ::3]), (t[::2, 1::2], x[::2, 1::2])):
+        assert not view.is_contiguous()
+        np.testing.assert_array_equal(f(view).numpy(), f(lucid.tensor(np.ascontiguousarray(npv))).numpy())
+
+
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", list(FUNCS) + ROUNDING + list(FLOAT_ONLY) + ["erfinv"])
+def test_half_dtypes_compute_in_float(name, half):
+    """float16/bfloat16 compute in float and round once: the same as the float32 op on the
+    (exactly converted) inputs, rounded to the half type; strided too."""
+    x = RNG.uniform(-4, 4, 3001).astype(np.float32)
+    if name in ("log", "log2", "log10", "sqrt", "rsqrt"):
+        x = np.abs(x) + 0.01
+    if name in ("atanh", "asin", "acos", "erfinv"):
+        x = x / 4.5
+    dtype = getattr(lucid, half)
+    xh = lucid.tensor(x).to(dtype)
+    f = getattr(lucid, name)
+    want = f(xh.to(lucid.float32)).to(dtype).to(lucid.float32).numpy()
+    got = f(xh)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got.to(lucid.float32).numpy(), want)
+    np.testing.assert_array_equal(f(xh[::3]).to(lucid.float32).numpy(), want[::3])
+
+
+@pytest.mark.parametrize("name", ["sqrt", "rsqrt"])
+def test_sqrt_correctly_rounded_and_rsqrt_as_torch(name):
+    """sqrt is the correctly rounded instruction; rsqrt is 1 / sqrt(x) (two roundings), as PyTorch."""
+    for dt in (np.float32, np.float64):
+        x = np.exp(RNG.uniform(-80, 80, 20000)).astype(dt)
+        s = np.sqrt(x)  # correctly rounded (IEEE)
+        want = s if name == "sqrt" else (dt(1) / s).astype(dt)
+        np.testing.assert_array_equal(_run(name, x), want)
+
+
+# ---- binary ops of the same math (float32: vmath_binary.h; computed in double, rounded once)
+
+def _bin(name, a, b):
+    return getattr(lucid, name)(lucid.tensor(a), lucid.tensor(b)).numpy()
+
+
+def test_pow_float32_accuracy_scalar_exponent_and_specials():
+    a = np.exp(RNG.uniform(-5, 5, 40000)).astype(np.float32)
+    b = RNG.uniform(-20, 20, 40000).astype(np.float32)
+    ref = np.power(a.astype(LD), b.astype(LD))
+    with np.errstate(over="ignore"):
+        assert _ulps(_bin("pow", a, b), ref, np.float32).max() <= 1.0
+        for e in (2.5, -1.7, 3.0, 0.3):  # tensor ** scalar (a broadcast operand)
+            y = lucid.pow(lucid.tensor(a), e).numpy()
+            assert _ulps(y, np.power(a.astype(LD), LD(np.float32(e))), np.float32).max() <= 1.0
+    # C99 special cases (as std::pow and PyTorch): zeros, infinities, NaN, negative bases
+    sp = np.array([0, -0.0, 1, -1, 2, -2, 0.5, -0.5, np.inf, -np.inf, np.nan, 3, -3], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    y = _bin("pow", A, B)
+    with np.errstate(all="ignore"):
+        want = np.power(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(y, want)
+    assert np.array_equal(np.signbit(y[y == 0]), np.signbit(want[want == 0]))
+    # strided and float16
+    M = RNG.uniform(0.1, 3, (31, 33)).astype(np.float32)
+    t = lucid.tensor(M)
+    np.testing.assert_array_equal(lucid.pow(t.t(), t.t()).numpy(), _bin("pow", M.T.copy(), M.T.copy()))
+    h = t.to(lucid.float16)
+    want = lucid.pow(h.to(lucid.float32), h.to(lucid.float32)).to(lucid.float16).to(lucid.float32).numpy()
+    np.testing.assert_array_equal(lucid.pow(h, h).to(lucid.float32).numpy(), want)
+
+
+def test_atan2_float32():
+    y = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    x = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    assert _ulps(_bin("atan2", y, x), np.arctan2(y.astype(LD), x.astype(LD)), np.float32).max() <= 1.0
+    sp = np.array([0, -0.0, 1, -1, np.inf, -np.inf, np.nan, 1e-40], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    got = _bin("atan2", A, B)
+    want = np.arctan2(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+    ok = ~np.isnan(want)
+    assert np.array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_float32(name):
+    a = RNG.uniform(-50, 50, 40000).astype(np.float32)
+    b = (a + RNG.uniform(-3, 3, 40000)).astype(np.float32)
+    ref = getattr(np, name)(a.astype(LD), b.astype(LD))
+    keep = np.abs(ref) > 0.5  # the formula max + log1p(.) cancels near 0 (as PyTorch's)
+    assert _ulps(_bin(name, a, b)[keep], ref[keep], np.float32).max() <= 1.0
+    sp = np.array([0, 1, -1, np.inf, -np.inf, np.nan, 100, -100], dtype=np.float32)
+    A, B = (v.ravel().copy() for v in np.meshgrid(sp, sp))
+    got = _bin(name, A, B)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
+    edge = ~np.isfinite(want) | ~np.isfinite(A) | ~np.isfinite(B)
+    np.testing.assert_array_equal(got[edge], want[edge])
