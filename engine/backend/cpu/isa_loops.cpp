@@ -15,11 +15,20 @@
 namespace lucid::cpu {
 namespace LUCID_ISA {
 
+// vmath's loop after arith_simd.h's fast paths (pow's special scalar exponents: PyTorch's bits).
+template <BinaryOp Op, typename T, typename M>
+void vmath_binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha) {
+  if constexpr (arith::has_fast_binary<Op, T>()) {
+    if (arith::fast_binary<Op, T>(ptrs, strides, n)) return;
+  }
+  vmath::binary_loop<Op, T, M>(ptrs, strides, n, alpha);
+}
+
 template <BinaryOp Op, typename T>
 constexpr BinaryLoop binary_entry() {
   using M = typename OpMath<T>::type;
   if constexpr (!binary_supported<Op, M>()) return nullptr;
-  else if constexpr (vmath::has_vec_binary<Op, M>()) return &vmath::binary_loop<Op, T, M>;  // vmath_binary.h
+  else if constexpr (vmath::has_vec_binary<Op, M>()) return &vmath_binary_loop<Op, T, M>;  // vmath_binary.h
   else return &binary_loop<Op, T>;
 }
 
