@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "backend/cpu/vmath_exp.h"
+
 namespace lucid::cpu::vmath {
 
 inline float bits_to_float(int32_t i) {
@@ -32,14 +34,8 @@ inline float vexp_scaled(float x, float& scale) {
   scale = bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
   return q * r * r + r;  // exp(r) - 1
 }
-inline float vexp(float x) {
-  float scale;
-  const float em = vexp_scaled(x, scale);
-  float y = (em + 1.0f) * scale;
-  y = x > 88.72283935546875f ? std::numeric_limits<float>::infinity() : y;
-  y = x < -104.0f ? 0.0f : y;
-  return x != x ? x : y;
-}
+// exp is the unary op's (vmath_exp.h: same range reduction and polynomial degree, minimax-fitted).
+inline float vexp(float x) { return exp(x); }
 inline float vexpm1(float x) {
   float scale;
   const float em = vexp_scaled(x, scale);

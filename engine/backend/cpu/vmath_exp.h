@@ -255,12 +255,15 @@ LUCID_VM double log1p2(double x, double xl) {
 
 LUCID_VM double log1p(double x) { return log1p2(x, 0.0); }
 
-// Float log2/log10/log1p in double: 2^e (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| <= 0.172.
+// Float log2/log10/log1p in double: u = 2^e (1 + f), log(1 + f) = f Q(f) on sqrt(1/2)-1 <= f <=
+// sqrt(2)-1 (minimax, relative error 1.6e-11; no division).
+constexpr double kLogM[] = {0.9999999999859575, -0.500000000294076, 0.33333334333733355, -0.24999994081111762,
+                            0.19999881144577467, -0.16666943367664505, 0.14290986930198077, -0.12497485600267963,
+                            0.11005084030508766, -0.09922847127456666, 0.10033195500376824, -0.09900877192361764,
+                            0.05362919755248147};
 LUCID_VM double log_m_for_float(double u, double& fe) {
   const double f = log_split(u, fe);
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  return 2.0 * s + 2.0 * s * z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9))));
+  return f * poly(f, kLogM);
 }
 LUCID_VM float log2(float x) {
   double fe;

@@ -43,7 +43,8 @@ LUCID_VM double erfc_pos(double ax) {
 LUCID_VM double erf_lite(double x) {
   const double ax = abs_(x);
   const double small = x * poly(x * x, kErfSmall);
-  const double big = copysign_(1.0 - erfc_pos(ax > 4.0 ? 4.0 : ax), x);  // erf = 1 beyond 3.9 in float
+  const double a = ax > 4.0 ? 4.0 : ax;  // erf = 1 beyond 3.9 in float: the middle fit suffices
+  const double big = copysign_(1.0 - exp_for_float(-(a * a)) * poly(a, kErfcMid), x);
   return ax < 0.75 ? small : big;  // NaN: small
 }
 LUCID_VM float erf(float x) { return float(erf_lite(double(x))); }
@@ -61,7 +62,9 @@ LUCID_VM float erfinv(float yf) {
   const double z1 = y * y;
   const double n1 = ((-0.140543331 * z1 + 0.914624893) * z1 - 1.645349621) * z1 + 0.886226899;
   const double d1 = (((0.012229801 * z1 - 0.329097515) * z1 + 1.442710462) * z1 - 2.118377725) * z1 + 1.0;
-  const double z2 = std::sqrt(-log((1.0 - (ay < 1.0 ? ay : 0.5)) * 0.5));
+  double fe;
+  const double lm = log_m_for_float((1.0 - (ay < 1.0 ? ay : 0.5)) * 0.5, fe);
+  const double z2 = std::sqrt(-(lm + fe * 0.69314718055994530942));
   const double n2 = ((1.641345311 * z2 + 3.429567803) * z2 - 1.624906493) * z2 - 1.970840454;
   const double d2 = (1.637067800 * z2 + 3.543889200) * z2 + 1.0;
   const bool central = ay <= 0.7;
