@@ -145,7 +145,21 @@ LUCID_VM double atan(double x) {
   const double r = copysign_(atan_pos(abs_(x)), x);
   return x == 0.0 ? x : r;
 }
-LUCID_VM float atan(float x) { return float(atan(double(x))); }
+// float: atan(t) = t + t z P(z) on t = min(|x|, 1/|x|) <= 1 (minimax, relative error 1.7e-10), in
+// double, pi/2 - atan(1/|x|) above 1: one division.
+constexpr double kAtanF[] = {-0.33333333327533077, 0.19999998290643217, -0.14285630170099894, 0.111094723711802,
+                             -0.09074178696485087, 0.07589514165913465, -0.06254496171116279, 0.04744534021535609,
+                             -0.030091378279362303, 0.014204193723294565, -0.004276351248424339,
+                             0.0006028943989012259};
+LUCID_VM float atan(float xf) {
+  const double x = xf, ax = abs_(x);
+  const bool inv = ax > 1.0;
+  const double t = (inv ? 1.0 : ax) / (inv ? ax : 1.0);  // |x| = inf: 0
+  const double z = t * t;
+  const double a = t + t * z * poly(z, kAtanF);
+  const double r = copysign_(inv ? 1.57079632679489661923 - a : a, x);
+  return xf == 0.0f ? xf : float(r);  // NaN passes through t
+}
 
 // asin / acos (fdlibm e_asin.c, e_acos.c): rational R(t) = p/q, t = x^2 or (1 - |x|)/2.
 constexpr double kPS[] = {1.66666666666666657415e-01, -3.25565818622400915405e-01, 2.01212532134862925881e-01,
@@ -186,7 +200,33 @@ LUCID_VM double acos(double x) {
   const double res = small ? res_small : (x < 0.0 ? res_neg : res_pos);
   return ax > 1.0 ? Lim<double>::nan : res;
 }
-LUCID_VM float asin(float x) { return float(asin(double(x))); }
-LUCID_VM float acos(float x) { return float(acos(double(x))); }
+// float: asin(s) = s + s z P(z), z = s^2 <= 1/4 (minimax, relative error 7.5e-11), in double, with
+// s = sqrt((1 - |x|) / 2) above |x| = 1/2: one square root, no division.
+constexpr double kAsinF[] = {0.1666666666541967, 0.07500000628904364, 0.04464233898209661, 0.03039810706447844,
+                             0.022126993336927005, 0.019338456644633965, 0.0053489831552314465,
+                             0.029413427848564044};
+LUCID_VM double asin_half_f(double x, double& p) {  // returns |x|; p = asin(s) as above
+  const double ax = abs_(x);
+  const bool small = ax <= 0.5;
+  const double t = small ? x * x : (1.0 - ax) * 0.5;
+  const double s = small ? ax : std::sqrt(t);
+  p = s + s * t * poly(t, kAsinF);
+  return ax;
+}
+LUCID_VM float asin(float xf) {
+  const double x = xf;
+  double p;
+  const double ax = asin_half_f(x, p);
+  const double r = copysign_(ax <= 0.5 ? p : 1.57079632679489661923 - 2.0 * p, x);
+  return ax > 1.0 ? Lim<float>::nan : (xf == 0.0f ? xf : float(r));  // NaN passes through p
+}
+LUCID_VM float acos(float xf) {
+  const double x = xf;
+  double p;
+  const double ax = asin_half_f(x, p);
+  const double r = ax <= 0.5 ? 1.57079632679489661923 - copysign_(p, x)
+                             : (x < 0.0 ? 3.14159265358979323846 - 2.0 * p : 2.0 * p);
+  return ax > 1.0 ? Lim<float>::nan : float(r);
+}
 
 }  // namespace lucid::cpu::vmath
