@@ -7,9 +7,17 @@
 #include "backend/common/binary_math.h"
 #include "backend/common/unary_math.h"
 #include "backend/cpu/isa.h"
+#include "backend/cpu/isa_ns.h"
 #include "backend/kernels/elementwise.h"
 #include "core/dtype.h"
 #include "core/scalar.h"
+
+#if defined(LUCID_ISA)  // the per-ISA builds (isa_loops.cpp) take the fast paths of arith_simd.h
+#include "backend/cpu/arith_simd.h"
+#define LUCID_ARITH_FAST 1
+#else
+#define LUCID_ARITH_FAST 0
+#endif
 
 namespace lucid::cpu {
 
@@ -25,6 +33,9 @@ using SumLoop = void (*)(const char* p, int64_t stride, int64_t n, double* acc_r
 template <typename T> struct OpMath { using type = T; };
 template <> struct OpMath<Half> { using type = float; };
 template <> struct OpMath<BFloat16> { using type = float; };
+
+// The loop templates below are compiled once per ISA: see isa_ns.h.
+LUCID_ISA_NS_BEGIN
 
 template <BinaryOp Op, typename T>
 inline T apply_binary(T a, T b, T alpha) {
@@ -54,6 +65,11 @@ inline M apply_binary_st(M a, M b, M alpha) {
 
 template <BinaryOp Op, typename T>
 void binary_loop(char** ptrs, const int64_t* strides, int64_t n, const Scalar& alpha_s) {
+#if LUCID_ARITH_FAST
+  if constexpr (arith::has_fast_binary<Op, T>()) {  // arith_simd.h
+    if (arith::fast_binary<Op, T>(ptrs, strides, n)) return;
+  }
+#endif
   using M = typename OpMath<T>::type;
   const M alpha = alpha_s.to<M>();
   char* o = ptrs[0];
@@ -122,6 +138,11 @@ inline To convert(From v) {
 
 template <typename To, typename From>
 void cast_loop(char** ptrs, const int64_t* strides, int64_t n) {
+#if LUCID_ARITH_FAST
+  if constexpr (arith::has_fast_cast<To, From>()) {  // arith_simd.h
+    if (strides[0] == sizeof(To) && strides[1] == sizeof(From)) return arith::fast_cast<To, From>(ptrs[0], ptrs[1], n);
+  }
+#endif
   if (strides[0] == sizeof(To) && strides[1] == sizeof(From)) {
     To* __restrict__ o = reinterpret_cast<To*>(ptrs[0]);
     const From* __restrict__ s = reinterpret_cast<const From*>(ptrs[1]);
@@ -187,6 +208,8 @@ void sum_loop(const char* p, int64_t stride, int64_t n, double* acc_re, double* 
   }
 }
 
+LUCID_ISA_NS_END  // per-ISA loop templates
+
 // Tables filled by each ISA's translation unit (isa_loops.cpp), read through isa_table.cpp.
 struct IsaLoops {
   BinaryLoop (*binary)(BinaryOp, Dtype);
@@ -196,6 +219,10 @@ struct IsaLoops {
 };
 void register_isa_loops(Isa isa, IsaLoops loops);
 BinaryLoop binary_loop_for(BinaryOp op, Dtype d);
+// The complex binary loops of the generic build, which every ISA's table uses: under -mfma GCC fuses
+// complex products into FMAs (vfmaddsub) even with -ffp-contract=off, and the bits must not depend
+// on the ISA (nor differ from PyTorch's, which does not fuse them).
+BinaryLoop generic_complex_binary_loop(BinaryOp op, Dtype d);
 CastLoop cast_loop_for(Dtype to, Dtype from);
 SumLoop sum_loop_for(Dtype d);
 UnaryLoop unary_loop_for(UnaryOp op, Dtype d);

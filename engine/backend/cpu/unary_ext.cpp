@@ -7,6 +7,7 @@
 
 #include "backend/common/iter.h"
 #include "backend/common/unary_math.h"
+#include "backend/cpu/arith_loops.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/unary_ext.h"
@@ -211,39 +212,11 @@ void misc(MiscOp op, const TensorImpl& out, const TensorImpl& in) {
 
 void clamp(const TensorImpl& out, const TensorImpl& in, const TensorImpl* lo, const TensorImpl* hi) {
   const bool has_lo = lo != nullptr, has_hi = hi != nullptr;
+  const ClampLoop loop = clamp_loop_for(out.dtype());  // per ISA (arith_simd.h)
+  LUCID_CHECK(loop, NotImplemented, "[clamp] dtype " << dtype_name(out.dtype()) << " is not supported");
   auto it = Iter<4>::make({&out, &in, lo ? lo : &in, hi ? hi : &in});
-  dispatch_dtype(out.dtype(), [&]<typename T>() {
-    if constexpr (is_cplx<T> || std::is_same_v<T, bool>) {
-      LUCID_FAIL(NotImplemented, "[clamp] dtype " << dtype_name(out.dtype()) << " is not supported");
-    } else {
-      using M = typename OpMath<T>::type;
-      auto f = [has_lo, has_hi](M v, M l, M h) -> M {
-        if constexpr (!std::is_integral_v<M>) {
-          if (has_lo && std::isnan(l)) return l;
-          if (has_hi && std::isnan(h)) return h;
-          if (std::isnan(v)) return v;
-        }
-        if (has_lo) v = v < l ? l : v;
-        if (has_hi) v = v > h ? h : v;
-        return v;
-      };
-      parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
-        it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
-          constexpr int64_t sz = sizeof(T);
-          if (s[0] == sz && s[1] == sz && s[2] == 0 && s[3] == 0) {  // scalar bounds
-            T* __restrict__ o = reinterpret_cast<T*>(p[0]);
-            const T* __restrict__ x = reinterpret_cast<const T*>(p[1]);
-            const M l = M(*reinterpret_cast<const T*>(p[2])), h = M(*reinterpret_cast<const T*>(p[3]));
-            for (int64_t i = 0; i < n; ++i) o[i] = T(f(M(x[i]), l, h));
-          } else {
-            for (int64_t i = 0; i < n; ++i)
-              *reinterpret_cast<T*>(p[0] + i * s[0]) = T(f(M(*reinterpret_cast<const T*>(p[1] + i * s[1])),
-                                                           M(*reinterpret_cast<const T*>(p[2] + i * s[2])),
-                                                           M(*reinterpret_cast<const T*>(p[3] + i * s[3]))));
-          }
-        });
-      });
-    }
+  parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+    it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) { loop(p, s, n, has_lo, has_hi); });
   });
 }
 
