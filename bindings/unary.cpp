@@ -2,6 +2,7 @@
 // round, sinc, logit, polygamma, predicates, nan_to_num, clamp, bitwise/logical not, complex parts.
 #include "bindings/common.h"
 #include "ops/complex_view.h"
+#include "ops/clamp_inplace.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
 #include "ops/unary.h"
@@ -74,6 +75,11 @@ void init_unary(nb::module_& m) {
   m.def("clamp_max", [](const Tensor& x, const Operand& hi) { return clamp(x, std::nullopt, hi); }, nb::arg("input"),
         nb::arg("max"));
   cls.def("clamp_max", [](const Tensor& x, const Operand& hi) { return clamp(x, std::nullopt, hi); }, nb::arg("max"));
+
+  // x.clamp_ / clip_ / clamp_min_ / clamp_max_ straight into x when no autograd record is needed
+  // (lucid/_unary_ext.py); False: the general path runs.
+  m.def("_clamp_inplace", [](const Tensor& x, OptOperand lo, OptOperand hi) { return clamp_inplace_fast(x, lo, hi); },
+        nb::arg("input"), nb::arg("min").none() = nb::none(), nb::arg("max").none() = nb::none());
 
   // Complex parts. x.real / x.imag are properties (as PyTorch); assigning copies into the view.
   m.def("real", [](const Tensor& x) { return real(x); }, nb::arg("input"));

@@ -32,10 +32,37 @@ def _inplace(name):
     return method
 
 
+def _clamp_inplace(name):
+    general = _inplace(name)
+    params = {"clamp": ("min", "max"), "clip": ("min", "max"), "clamp_min": ("min",), "clamp_max": ("max",)}[name]
+
+    def method(self, *args, **kwargs):
+        # straight into self (no temporary, no copy) when no autograd record is needed; else clamp + copy_
+        if len(args) <= len(params) and all(k in params for k in kwargs) and not any(p in kwargs for p in params[:len(args)]):
+            b = dict(zip(params, args), **kwargs)
+            if b.get("min") is not None or b.get("max") is not None:
+                try:
+                    done = _C._clamp_inplace(self, b.get("min"), b.get("max"))
+                except TypeError:
+                    done = False
+                if done:
+                    return self
+        if self.requires_grad and not self.is_leaf:
+            # recorded: clamp a snapshot (its backward saves its input, which the write would change)
+            out = getattr(_C.Tensor, name)(self.clone(), *args, **kwargs)
+            if out.dtype is self.dtype and tuple(out.shape) == tuple(self.shape):
+                return self.copy_(out)
+        return general(self, *args, **kwargs)
+    method.__name__ = name + "_"
+    method.__doc__ = general.__doc__
+    return method
+
+
 for _name in ("neg", "negative", "sgn", "bitwise_not", "logical_not", "erfinv", "lgamma", "digamma", "polygamma",
               "sinc", "deg2rad", "rad2deg", "round", "logit", "nan_to_num", "clamp", "clip", "clamp_min", "clamp_max",
               "conj_physical"):
-    setattr(_C.Tensor, _name + "_", _inplace(_name))
+    setattr(_C.Tensor, _name + "_", _clamp_inplace(_name) if _name in ("clamp", "clip", "clamp_min", "clamp_max")
+            else _inplace(_name))
 # in-place spellings of the aliases in lucid/_ops.py
 for _alias, _target in (("absolute_", "abs_"), ("arcsin_", "asin_"), ("arccos_", "acos_"), ("arctan_", "atan_"),
                         ("arcsinh_", "asinh_"), ("arccosh_", "acosh_"), ("arctanh_", "atanh_"), ("fix_", "trunc_")):

@@ -394,3 +394,44 @@ def test_casts_reduced_to_f32_all_patterns(torch, isas):
             # round trip is the identity on non-NaN patterns
             back = lnp(lucid.tensor(got).to(ldt))
             np.testing.assert_array_equal(back[~nan], hb[~nan])
+
+
+def test_clamp_inplace_paths(torch, rng):
+    x = sample(np.float32, rng, 301)
+    lo = rng.standard_normal(len(x)).astype(np.float32)
+    for name, args, kwargs in [("clamp_", (0.5, 1.5), {}), ("clamp_", (), {"max": 0.25}), ("clip_", (None, 2.0), {}),
+                               ("clamp_min_", (0.5,), {}), ("clamp_max_", (), {"max": -1})]:
+        y, ty = lucid.tensor(x), torch.from_numpy(x.copy())
+        v = y._version
+        assert getattr(y, name)(*args, **kwargs) is y
+        getattr(ty, name)(*args, **kwargs)
+        same_bits(lnp(y), ty.numpy(), name)
+        assert y._version == v + 1
+    # tensor bounds (broadcast), a transposed (non-contiguous) self, an integer self
+    y, ty = lucid.tensor(x), torch.from_numpy(x.copy())
+    y.clamp_(min=lucid.tensor(lo))
+    ty.clamp_(min=torch.from_numpy(lo))
+    same_bits(lnp(y), ty.numpy(), "tensor bound")
+    m = x[:300].reshape(20, 15)
+    y, ty = lucid.tensor(m).T, torch.from_numpy(m.copy()).T
+    y.clamp_(lucid.tensor(lo[:20]), lucid.tensor(1.0))
+    ty.clamp_(torch.from_numpy(lo[:20]), torch.tensor(1.0))
+    same_bits(lnp(y), ty.numpy(), "transposed")
+    yi, tyi = lucid.tensor(np.arange(-5, 6)), torch.arange(-5, 6)
+    yi.clamp_(-2, 3)
+    tyi.clamp_(-2, 3)
+    np.testing.assert_array_equal(lnp(yi), tyi.numpy())
+    with pytest.raises(RuntimeError):
+        yi.clamp_(0.5)                       # float result into an integer tensor (as PyTorch)
+    leaf = lucid.tensor(x, requires_grad=True)
+    with pytest.raises(RuntimeError):
+        leaf.clamp_(0, 1)
+    # recorded in place (a non-leaf): the gradient is clamp's
+    a = lucid.tensor(x[:50], requires_grad=True)
+    ta = torch.tensor(x[:50], requires_grad=True)
+    b, tb = a * 1, ta * 1
+    b.clamp_(-0.5, 0.5)
+    tb.clamp_(-0.5, 0.5)
+    b.sum().backward()
+    tb.sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), ta.grad.numpy())

@@ -163,7 +163,7 @@ def test_silu_accuracy_against_float64(torch, each_isa):
         assert s[4] == 0 and s[5] == 100.0, isa
 
 
-@pytest.mark.parametrize("shape", [(8, 5, 40), (4, 3, 6, 7), (16, 4, 1)])
+@pytest.mark.parametrize("shape", [(8, 5, 40), (4, 3, 6, 7), (16, 4, 1), (64, 24), (6, 3, 5)])
 def test_batch_norm_train_statistics_against_float64(torch, each_isa, shape):
     rng = np.random.default_rng(2)
     # a large common offset: the variance must not lose its digits to it

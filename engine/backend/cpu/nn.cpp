@@ -207,8 +207,58 @@ void batch_norm(const TensorImpl& y, const TensorImpl& mean, const TensorImpl& r
     T* V = var ? var->data<T>() : nullptr;
     const T* W = w ? w->data<T>() : nullptr;
     const T* B = b ? b->data<T>() : nullptr;
+    if (S < 16) {  // few values per (n, c) (BatchNorm1d): column sums down the rows, runs of C*S contiguous
+      const int64_t CS = C * S;
+      parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
+        const int64_t j0 = lo * S, len = (hi - lo) * S;
+        std::vector<double> acc(static_cast<size_t>(len), 0.0), col(static_cast<size_t>(len), 0.0);
+        if (!stats_given) {
+          const double cnt = double(N * S);
+          for (int64_t n = 0; n < N; ++n) {
+            const T* xp = X + n * CS + j0;
+            for (int64_t j = 0; j < len; ++j) acc[j] += double(xp[j]);
+          }
+          for (int64_t c = lo; c < hi; ++c) {
+            double sum = 0;
+            for (int64_t k = 0; k < S; ++k) sum += acc[(c - lo) * S + k];
+            for (int64_t k = 0; k < S; ++k) col[(c - lo) * S + k] = cnt ? sum / cnt : 0.0;
+          }
+          std::fill(acc.begin(), acc.end(), 0.0);
+          for (int64_t n = 0; n < N; ++n) {  // squared deviations from the double mean
+            const T* xp = X + n * CS + j0;
+            for (int64_t j = 0; j < len; ++j) {
+              const double d = double(xp[j]) - col[j];
+              acc[j] += d * d;
+            }
+          }
+          for (int64_t c = lo; c < hi; ++c) {
+            double ss = 0;
+            for (int64_t k = 0; k < S; ++k) ss += acc[(c - lo) * S + k];
+            const double v = cnt ? ss / cnt : 0.0;
+            MU[c] = T(col[(c - lo) * S]);
+            RS[c] = T(1.0 / std::sqrt(v + eps));
+            if (V) V[c] = T(v);
+          }
+        }
+        std::vector<T> sc(static_cast<size_t>(len)), sh(static_cast<size_t>(len));
+        for (int64_t c = lo; c < hi; ++c) {
+          const T m = MU[c], q = RS[c];
+          const T scale = W ? q * W[c] : q, shift = (B ? B[c] : T(0)) - m * scale;
+          for (int64_t k = 0; k < S; ++k) {
+            sc[(c - lo) * S + k] = scale;
+            sh[(c - lo) * S + k] = shift;
+          }
+        }
+        for (int64_t n = 0; n < N; ++n) {
+          const T* xp = X + n * CS + j0;
+          T* yp = Y + n * CS + j0;
+          for (int64_t j = 0; j < len; ++j) yp[j] = xp[j] * sc[j] + sh[j];
+        }
+      });
+      return;
+    }
     if constexpr (std::is_same_v<T, float>) {  // rows of S: the vectorised per-ISA loops (vec_rows.h)
-      if (S >= 16) {
+      {
         const RowKernels& k = row_kernels();
         parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * S)), [&](int64_t lo, int64_t hi) {
           for (int64_t c = lo; c < hi; ++c) {
