@@ -57,3 +57,17 @@ def test_lerp_tensor_weight_two_sided(dtype):
     got = lucid.lerp(lucid.tensor(a), lucid.tensor(b), lucid.tensor(w)).numpy()
     np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == np.float32 else 1e-13, atol=1e-6)
     assert got[0] == a[0] and got[1] == b[1]  # exact at both ends
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("alpha", [0.3, -1.7, 3])
+def test_add_sub_alpha_round_once_as_torch(dtype, alpha):
+    """a + alpha * b rounded once (one fused multiply-add) on every ISA, as PyTorch's fmadd; lucid's
+    CUDA kernels do the same, so both devices give the same bits."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((100, 33)) * 50).astype(dtype), (rng.standard_normal(33) * 50).astype(dtype)
+    for lf, tf in ((lucid.add, torch.add), (lucid.sub, torch.sub)):
+        got = lf(lucid.tensor(a), lucid.tensor(b), alpha=alpha).numpy()
+        want = tf(torch.from_numpy(a), torch.from_numpy(b), alpha=alpha).numpy()
+        assert np.array_equal(got, want)

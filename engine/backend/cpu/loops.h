@@ -1,6 +1,7 @@
 #pragma once
 // Inner loops of the hot CPU kernels, written so the compiler vectorises the contiguous and
 // scalar-broadcast cases. isa_loops.cpp instantiates them once per ISA (isa.h).
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -46,6 +47,16 @@ inline T apply_binary(T a, T b, T alpha) {
     else if constexpr (Op == BinaryOp::Mul) return a && b;
     else return a;  // Sub/Div on bool are rejected by the op
   } else {
+    // a + alpha * b rounded once on every ISA, as PyTorch's vectorised add/sub (fmadd) and lucid's
+    // CUDA kernels. alpha = 1 gives the same bits as a plain sum, which an ISA without the FMA
+    // instruction takes instead of a call.
+    if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) &&
+                  (Op == BinaryOp::Add || Op == BinaryOp::Sub)) {
+#if !defined(__FMA__)
+      if (alpha == T(1)) return Op == BinaryOp::Add ? a + b : a - b;
+#endif
+      return std::fma(Op == BinaryOp::Add ? alpha : -alpha, b, a);
+    }
     if constexpr (Op == BinaryOp::Add) return a + alpha * b;
     else if constexpr (Op == BinaryOp::Sub) return a - alpha * b;
     else if constexpr (Op == BinaryOp::Mul) return a * b;

@@ -73,6 +73,9 @@ __device__ __forceinline__ float sub_rn(float a, float b) { return __fsub_rn(a, 
 __device__ __forceinline__ double sub_rn(double a, double b) { return __dsub_rn(a, b); }
 __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+// x * y + z rounded once (add/sub with alpha, as PyTorch's fmadd and lucid's CPU loops on FMA CPUs)
+__device__ __forceinline__ float fma_rn(float x, float y, float z) { return __fmaf_rn(x, y, z); }
+__device__ __forceinline__ double fma_rn(double x, double y, double z) { return __fma_rn(x, y, z); }
 __device__ __forceinline__ float div_rn(float a, float b) { return __fdiv_rn(a, b); }
 __device__ __forceinline__ double div_rn(double a, double b) { return __ddiv_rn(a, b); }
 template <typename R>
@@ -112,7 +115,9 @@ __device__ __forceinline__ T apply_binary(T a, T b, T alpha) {
     else if constexpr (Op == BinaryOp::Mul) return a * b;
     else return b == 0 ? T(0) : T(a / b);
   } else {
-    if constexpr (Op == BinaryOp::Add) return add_rn(a, mul_rn(alpha, b));
+    if constexpr (std::is_floating_point_v<T> && Op == BinaryOp::Add) return fma_rn(alpha, b, a);
+    else if constexpr (std::is_floating_point_v<T> && Op == BinaryOp::Sub) return fma_rn(-alpha, b, a);
+    else if constexpr (Op == BinaryOp::Add) return add_rn(a, mul_rn(alpha, b));
     else if constexpr (Op == BinaryOp::Sub) return sub_rn(a, mul_rn(alpha, b));
     else if constexpr (Op == BinaryOp::Mul) return mul_rn(a, b);
     else return div_rn(a, b);
