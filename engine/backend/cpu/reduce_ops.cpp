@@ -101,38 +101,27 @@ double blocked_sum(const T* q, int64_t n, F f) {
   return total;
 }
 
-template <typename T>
-struct NanSumR {
+// The sum of f(x) in double (f applied in the arithmetic type on contiguous runs, which go through
+// blocked_sum): nansum (NaN counts as 0) and the sum of squares under the 2-norm.
+template <typename T, typename F>
+struct MappedSumR {
   using Acc = double;
   using M = typename OpMath<T>::type;
+  F f;
   Acc init() const { return 0; }
-  void step(Acc& a, T v, int64_t) const {
-    const double x = double(M(v));
-    if (x == x) a += x;
-  }
+  void step(Acc& a, T v, int64_t) const { a += f(double(M(v))); }
   void merge(Acc& a, const Acc& b) const { a += b; }
-  void contig_run(Acc& a, const T* q, int64_t n, int64_t) const {
-    a += blocked_sum<M>(q, n, [](M x) { return x == x ? x : M(0); });
-  }
+  void contig_run(Acc& a, const T* q, int64_t n, int64_t) const { a += blocked_sum<M>(q, n, f); }
   void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = convert<T>(a); }
 };
-
-// Sum of squares (the 2-norm before its square root).
-template <typename T>
-struct SumSqR {
-  using Acc = double;
-  using M = typename OpMath<T>::type;
-  Acc init() const { return 0; }
-  void step(Acc& a, T v, int64_t) const {
-    const double x = double(M(v));
-    a += x * x;
-  }
-  void merge(Acc& a, const Acc& b) const { a += b; }
-  void contig_run(Acc& a, const T* q, int64_t n, int64_t) const {
-    a += blocked_sum<M>(q, n, [](M x) { return x * x; });
-  }
-  void store(const Acc& a, char* o, int64_t*) const { *reinterpret_cast<T*>(o) = convert<T>(a); }
+struct NanAsZero {
+  template <typename X> X operator()(X x) const { return x == x ? x : X(0); }
 };
+struct Square {
+  template <typename X> X operator()(X x) const { return x * x; }
+};
+template <typename T> using NanSumR = MappedSumR<T, NanAsZero>;
+template <typename T> using SumSqR = MappedSumR<T, Square>;
 
 // Online log-sum-exp: running max m and sum s of exp(x - m); stable, one exp per element.
 struct LseAcc {
