@@ -123,7 +123,8 @@ def all_rows(device, quick, training=True):
     from rows_indexing import all_indexing_rows
     from rows_attn import sdpa_rows, transformer_rows
     from rows_arith import arith_rows
-    groups = [overhead_rows, elementwise_rows, arith_rows, reduction_rows, all_reduce_rows, gemm_rows, overhead_nn_rows,
+    from rows_unary import unary_rows
+    groups = [overhead_rows, elementwise_rows, arith_rows, unary_rows, reduction_rows, all_reduce_rows, gemm_rows, overhead_nn_rows,
               activation_rows, norm_rows, conv_rows, all_sorting_rows, all_indexing_rows, sdpa_rows]
     if training:
         groups += [training_rows, transformer_rows]
