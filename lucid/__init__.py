@@ -37,6 +37,8 @@ from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
 from lucid import profiler
 from lucid import linalg  # noqa: E402
+from lucid import special  # noqa: E402
+from lucid.special import i0, igamma, igammac, softmax, log_softmax  # noqa: E402
 from lucid import autograd
 from lucid import utils
 from lucid import nn  # noqa: E402

@@ -10,6 +10,7 @@
 #include "backend/cpu/arith_loops.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/special_math.h"
 #include "backend/kernels/unary_ext.h"
 
 namespace lucid::cpu {
@@ -275,47 +276,6 @@ void round_decimals(const TensorImpl& out, const TensorImpl& in, int64_t decimal
   });
 }
 
-// Hurwitz zeta(x, q) (Cephes, as PyTorch's zeta).
-double zeta(double x, double q) {
-  constexpr double MACHEP = 1.11022302462515654042E-16;
-  static const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
-                             7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
-                             -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18};
-  if (x == 1.0) return std::numeric_limits<double>::infinity();
-  if (x < 1.0) return std::numeric_limits<double>::quiet_NaN();
-  if (q <= 0.0) {
-    if (q == std::floor(q)) return std::numeric_limits<double>::infinity();
-    if (x != std::floor(x)) return std::numeric_limits<double>::quiet_NaN();
-  }
-  double s = std::pow(q, -x), a = q, b = 0.0;
-  int i = 0;
-  while (i < 9 || a <= 9.0) {
-    i += 1;
-    a += 1.0;
-    b = std::pow(a, -x);
-    s += b;
-    if (-MACHEP * s < b && b < MACHEP * s) return s;
-  }
-  const double w = a;
-  s += b * w / (x - 1.0);
-  s -= 0.5 * b;
-  a = 1.0;
-  double k = 0.0;
-  for (int j = 0; j < 12; ++j) {
-    a *= x + k;
-    b /= w;
-    double t = a * b / A[j];
-    s = s + t;
-    t = std::fabs(t / s);
-    if (t < MACHEP) return s;
-    k += 1.0;
-    a *= x + k;
-    b /= w;
-    k += 1.0;
-  }
-  return s;
-}
-
 double trigamma(double x) {  // PyTorch's calc_trigamma
   double sign = +1, result = 0;
   if (x < 0.5) {
@@ -338,7 +298,7 @@ void polygamma(const TensorImpl& out, const TensorImpl& in, int64_t n) {
     const double fact = std::exp(std::lgamma(double(n) + 1.0)) * ((n % 2) ? 1.0 : -1.0);
     return [=](M x) {
       if (n == 1) return M(trigamma(double(x)));
-      return M(fact * zeta(double(n + 1), double(x)));
+      return M(fact * sm::zeta(double(n + 1), double(x)));
     };
   });
 }
