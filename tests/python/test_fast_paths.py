@@ -71,3 +71,26 @@ def test_add_sub_alpha_round_once_as_torch(dtype, alpha):
         got = lf(lucid.tensor(a), lucid.tensor(b), alpha=alpha).numpy()
         want = tf(torch.from_numpy(a), torch.from_numpy(b), alpha=alpha).numpy()
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", [1, 17, 65536, 65537, 300001])
+def test_aminmax_single_pass(n):
+    """aminmax with no dim: one pass over a contiguous float32 tensor in chunks (a NaN in any chunk
+    gives NaN for both), the same values and gradients as amin and amax."""
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n).astype(np.float32)
+    mn, mx = lucid.aminmax(lucid.tensor(x))
+    assert mn.item() == x.min() and mx.item() == x.max() and mn.dim() == 0 and mx.dtype is lucid.float32
+    x[n // 2 + 1 if n > 2 else 0] = np.nan
+    mn, mx = lucid.aminmax(lucid.tensor(x))
+    assert np.isnan(mn.item()) and np.isnan(mx.item())
+    mn, mx = lucid.aminmax(lucid.tensor(x.astype(np.float64)))
+    assert np.isnan(mn.item()) and np.isnan(mx.item())
+    y = rng.standard_normal((7, 9)).astype(np.float32)
+    for t in (lucid.tensor(y), lucid.tensor(y).mT):  # contiguous and a transposed view
+        t = t.detach().requires_grad_()
+        lo, hi = lucid.aminmax(t, keepdim=True)
+        assert lo.shape == (1, 1) and lo.item() == y.min() and hi.item() == y.max()
+        (lo.sum() + 2 * hi.sum()).backward()
+        want = (np.where(t.detach().numpy() == y.min(), 1.0, 0.0) + 2 * np.where(t.detach().numpy() == y.max(), 1.0, 0.0))
+        np.testing.assert_array_equal(t.grad.numpy(), want)

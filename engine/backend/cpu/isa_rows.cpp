@@ -310,6 +310,31 @@ float extreme_f32(const float* x, int64_t n, bool want_max, int64_t* idx) {
   return want_max ? extreme<true>(x, n, idx) : extreme<false>(x, n, idx);
 }
 
+void minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
+  vf lo = splat(kInf), hi = splat(-kInf);
+  vi nm = {};
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const vf a = ld(x + i);
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    nm |= a != a;
+  }
+  float l = kInf, h = -kInf;
+  for (int j = 0; j < W; ++j) {
+    l = lo[j] < l ? lo[j] : l;
+    h = hi[j] > h ? hi[j] : h;
+  }
+  bool nan = any(nm);
+  for (; i < n; ++i) {
+    l = x[i] < l ? x[i] : l;
+    h = x[i] > h ? x[i] : h;
+    nan = nan || x[i] != x[i];
+  }
+  *mn = nan ? std::numeric_limits<float>::quiet_NaN() : l;
+  *mx = nan ? std::numeric_limits<float>::quiet_NaN() : h;
+}
+
 template <bool kMax, bool kIdx>
 inline void extreme_cols(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c) {
   for (int64_t j = 0; j < k; ++j) {
@@ -607,7 +632,7 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),
      true);
