@@ -1,7 +1,7 @@
 // max/min, amax/amin, argmax/argmin, aminmax.
 #include <algorithm>
 
-#include "backend/kernels/minmax.h"
+#include "backend/kernels/reduce_all.h"
 #include "ops/graph.h"
 #include "ops/reduce.h"
 #include "ops/reduce_impl.h"

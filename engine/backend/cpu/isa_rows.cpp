@@ -222,6 +222,8 @@ inline double row_sum(const float* x, int64_t n, float c) {
   return s;
 }
 
+double sqdev_sum_f32(const float* x, int64_t n, float c) { return row_sum<true>(x, n, c); }
+
 template <bool kW, bool kB>
 inline void ln_apply(float* y, const float* x, const float* w, const float* b, int64_t D, float m, float q) {
   const vf mv = splat(m), qv = splat(q);
@@ -632,7 +634,8 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
+                           &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),
      true);

@@ -24,6 +24,8 @@ struct RowKernels {
   // Column step of an outer-dim max/min: for j < k, when acc[j] is not NaN and p[j] is NaN or
   // better, acc[j] = p[j] and (idx non-null) idx[j] = c.
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
+  // One contiguous run: the sum of (x - c)^2 (float lanes in blocks of 1024, totals in double).
+  double (*sqdev_sum_f32)(const float* x, int64_t n, float c);
   // acc[j] += double(p[j]) for j < k.
   void (*sum_cols_f32)(double* acc, const float* p, int64_t k);
   // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.

@@ -1,21 +1,23 @@
-// aminmax of a whole contiguous float32 tensor in one pass (kernels/minmax.h): the vectorised
-// per-ISA row (vec_rows.h) over chunks in parallel, the chunks combined in order.
+// Single-pass whole-tensor reductions of contiguous float32 tensors (kernels/reduce_all.h): the
+// vectorised per-ISA rows (vec_rows.h) over fixed chunks in parallel, the chunks combined in order
+// (so the result does not depend on the thread count).
 #include <limits>
 #include <vector>
 
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/vec_rows.h"
-#include "backend/kernels/minmax.h"
+#include "backend/kernels/reduce_all.h"
 
 namespace lucid::cpu {
 
 namespace {
 
+constexpr int64_t kChunk = 1 << 16;
+
 bool minmax_all(const TensorImpl& in, const TensorImpl& mn, const TensorImpl& mx) {
   if (in.dtype() != Dtype::F32 || !in.is_contiguous() || in.numel() == 0) return false;
   const float* x = static_cast<const float*>(in.data_ptr());
   const int64_t n = in.numel();
-  constexpr int64_t kChunk = 1 << 16;
   const int64_t chunks = (n + kChunk - 1) / kChunk;
   std::vector<float> lo(static_cast<size_t>(chunks)), hi(static_cast<size_t>(chunks));
   const auto row = row_kernels().minmax_f32;
@@ -39,8 +41,29 @@ bool minmax_all(const TensorImpl& in, const TensorImpl& mn, const TensorImpl& mx
   return true;
 }
 
+bool sqdev_all(const TensorImpl& in, double c, double* ss) {
+  if (in.dtype() != Dtype::F32 || !in.is_contiguous()) return false;
+  const float* x = static_cast<const float*>(in.data_ptr());
+  const int64_t n = in.numel();
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<double> part(static_cast<size_t>(chunks));
+  const auto row = row_kernels().sqdev_sum_f32;
+  const float cf = float(c);
+  parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) {
+      const int64_t s = k * kChunk;
+      part[size_t(k)] = row(x + s, n - s < kChunk ? n - s : kChunk, cf);
+    }
+  });
+  double t = 0.0;
+  for (double v : part) t += v;
+  *ss = t;
+  return true;
+}
+
 }  // namespace
 
 LUCID_REGISTER_KERNEL(minmax_all_kernel, CPU, &minmax_all)
+LUCID_REGISTER_KERNEL(sqdev_all_kernel, CPU, &sqdev_all)
 
 }  // namespace lucid::cpu
