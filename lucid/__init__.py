@@ -43,6 +43,7 @@ from lucid import autograd
 from lucid import utils
 from lucid import nn  # noqa: E402
 from lucid import optim  # noqa: E402
+from lucid.nn._toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.pdist, ...)
 from lucid.serialization import save, load, save_safetensors, load_safetensors  # noqa: E402
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled
