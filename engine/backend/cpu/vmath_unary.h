@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "backend/cpu/vmath_exp.h"
+#include "backend/cpu/vmath_gamma.h"
 #include "backend/cpu/vmath_hyp.h"
 #include "backend/cpu/vmath_special.h"
 #include "backend/cpu/vmath_trig.h"
@@ -15,7 +16,8 @@ namespace lucid::cpu::vmath {
 template <UnaryOp Op, typename M>
 constexpr bool has_vec() {
   using U = UnaryOp;
-  if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv) return std::is_same_v<M, float>;  // float only
+  if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv || Op == U::Lgamma)
+    return std::is_same_v<M, float>;  // float only
   else if constexpr (Op == U::Asinh || Op == U::Acosh) return std::is_same_v<M, float>;
 #if defined(__FMA__)  // without FMA (baseline build) the roundings of exp2's Horner steps exceed 1 ulp: libm
   else if constexpr (Op == U::Exp2) return true;
@@ -56,6 +58,7 @@ LUCID_VM M apply_vec(M x) {
   else if constexpr (Op == U::Erf) return erf(x);
   else if constexpr (Op == U::Erfc) return erfc(x);
   else if constexpr (Op == U::Erfinv) return erfinv(x);
+  else if constexpr (Op == U::Lgamma) return lgamma(x);
   else if constexpr (Op == U::Floor) return std::floor(x);
   else if constexpr (Op == U::Ceil) return std::ceil(x);
   else if constexpr (Op == U::Trunc) return std::trunc(x);
@@ -67,13 +70,15 @@ LUCID_VM M apply_vec(M x) {
 // Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h, vmath_special.h).
 template <UnaryOp Op>
 constexpr bool has_fast() {
-  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv;
+  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv ||
+         Op == UnaryOp::Lgamma;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast_ok(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
   else if constexpr (Op == UnaryOp::Erfinv) return erfinv_fast_ok(float(x));  // float only (has_vec)
+  else if constexpr (Op == UnaryOp::Lgamma) return lgamma_fast_ok(float(x));  // x > 0: no reflection
   else return log_fast_ok(x);
 }
 template <UnaryOp Op, typename M>
@@ -81,6 +86,7 @@ LUCID_VM M apply_fast(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
   else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
+  else if constexpr (Op == UnaryOp::Lgamma) return M(lgamma_fast(float(x)));
   else return log_fast(x);
 }
 
