@@ -71,7 +71,7 @@ LUCID_VM M apply_vec(M x) {
 template <UnaryOp Op>
 constexpr bool has_fast() {
   return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv ||
-         Op == UnaryOp::Lgamma;
+         Op == UnaryOp::Lgamma || Op == UnaryOp::Erfc;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
@@ -79,6 +79,7 @@ LUCID_VM bool fast_ok(M x) {
   else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
   else if constexpr (Op == UnaryOp::Erfinv) return erfinv_fast_ok(float(x));  // float only (has_vec)
   else if constexpr (Op == UnaryOp::Lgamma) return lgamma_fast_ok(float(x));  // x > 0: no reflection
+  else if constexpr (Op == UnaryOp::Erfc) return erfc_fast_ok(float(x));  // |x| < 4: no tail
   else return log_fast_ok(x);
 }
 template <UnaryOp Op, typename M>
@@ -87,6 +88,7 @@ LUCID_VM M apply_fast(M x) {
   else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
   else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
   else if constexpr (Op == UnaryOp::Lgamma) return M(lgamma_fast(float(x)));
+  else if constexpr (Op == UnaryOp::Erfc) return M(erfc_fast(float(x)));
   else return log_fast(x);
 }
 
