@@ -78,10 +78,18 @@ LUCID_VM M apply_fast(M x) {
   else return log_fast(x);
 }
 
-// sin/cos/tan reduce their argument exactly below kTrigMax only: larger finite lanes go to libm.
+// sin/cos/tan reduce their argument exactly below a limit only: blocks with larger finite lanes take
+// the float-in-double functions (sin_wide...) below kTrigMax and libm above, lane by lane (each lane's
+// result does not depend on its block). The limit is kTrigMaxF for the native float functions of the
+// FMA builds.
 template <UnaryOp Op>
 constexpr bool has_fallback() {
   return Op == UnaryOp::Sin || Op == UnaryOp::Cos || Op == UnaryOp::Tan;
+}
+template <UnaryOp Op, typename M>
+constexpr M trig_limit() {
+  if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) return kTrigMaxF;
+  else return M(kTrigMax);
 }
 template <typename M>
 LUCID_VM bool trig_big(M x) {
@@ -93,6 +101,13 @@ M trig_libm(M x) {
   if constexpr (Op == UnaryOp::Sin) return std::sin(x);
   else if constexpr (Op == UnaryOp::Cos) return std::cos(x);
   else return std::tan(x);
+}
+template <UnaryOp Op, typename M>
+LUCID_VM M trig_wide(M x) {
+  if constexpr (std::is_same_v<M, double>) return apply_vec<Op, M>(x);
+  else if constexpr (Op == UnaryOp::Sin) return sin_wide(x);
+  else if constexpr (Op == UnaryOp::Cos) return cos_wide(x);
+  else return tan_wide(x);
 }
 
 // The loop (a UnaryLoop of loops.h) for T = float/double and half/bfloat16 (computed in float).
@@ -112,15 +127,16 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
   }
   if constexpr (has_fallback<Op>()) {
     using I = typename Lim<M>::I;
-    I big = 0;  // any finite |x| >= kTrigMax (on the bits: an integer or-reduction vectorises)
+    I big = 0;  // any finite |x| >= the limit (on the bits: an integer or-reduction vectorises)
     for (int64_t i = 0; i < m; ++i) {
       const I a = to_bits(x[i]) & ~(I(1) << (sizeof(M) * 8 - 1));
-      big |= I(a >= to_bits(M(kTrigMax)) && a < to_bits(Lim<M>::inf));
+      big |= I(a >= to_bits(trig_limit<Op, M>()) && a < to_bits(Lim<M>::inf));
     }
     if (big) {
       for (int64_t i = 0; i < m; ++i) {
         const M v = x[i];
-        o[i] = trig_big(v) ? trig_libm<Op>(v) : apply_vec<Op, M>(v);
+        o[i] = trig_big(v) ? trig_libm<Op>(v)
+               : abs_(v) < trig_limit<Op, M>() ? apply_vec<Op, M>(v) : trig_wide<Op, M>(v);  // per lane
       }
       return;
     }
