@@ -135,7 +135,8 @@ LUCID_VM float rem_pio2_nf(float ax, float& lo, int32_t& n) {  // ax >= 0
   // kSmall (ax < kTrigSmallF, n <= 8): p2 has 20 bits, fn * p2 is exact
   constexpr float p1 = 0x1.921fb6p+0f, p2 = kSmall ? -0x1.777a6p-25f : -0x1.777a5cp-25f,
                   p3 = kSmall ? 0x1.84698ap-48f : -0x1.ee59dap-50f;
-  const float t = ax * 0.63661975f + Lim<float>::magic;
+  const float t = std::fma(ax, 0.63661975f, Lim<float>::magic);  // explicit fmas throughout: the vector
+  // body and the scalar tail of a loop must round alike
   n = f2i(t);  // n mod 2^22 (magic's low bits are 0): the quadrant
   const float fn = t - Lim<float>::magic;
   const float a = std::fma(-fn, p1, ax);  // exact
@@ -349,9 +350,8 @@ LUCID_VM float asin_acos_nf(float x) {
     y = i2f(f2i(y) ^ nsx), yl = i2f(f2i(yl) ^ nsx);
     hi = kPio2HF + i2f(f2i(hi) ^ nsx);  // exact: 0, pi/2 or pi
   }
-  const float lo = hi * (kPio2LF / kPio2HF);
   const float sh = hi + y, e = y - (sh - hi);
-  const float r = sh + (e + std::fma(y * z, poly(z, kAsinNF), yl + lo));
+  const float r = sh + (e + std::fma(y * z, poly(z, kAsinNF), std::fma(hi, kPio2LF / kPio2HF, yl)));
   return ax > 1.0f ? Lim<float>::nan : (kAcos ? r : copysign_(r, x));  // NaN passes through
 }
 LUCID_VM float atan(float x) { return atan_wide(x); }
