@@ -47,7 +47,33 @@ LUCID_VM double erf_lite(double x) {
   const double big = copysign_(1.0 - exp_for_float(-(a * a)) * poly(a, kErfcMid), x);
   return ax < 0.75 ? small : big;  // NaN: small
 }
+#if defined(__FMA__)
+// Native float erf (FMA builds; max 0.92 ulp over all floats, the same on avx2 and avx512):
+// x + x P(x^2) below |x| = 1, with x^2 = z + zl exact and the two leading terms rounded once, so
+// the rounding of P stays small against the result; a polynomial in |x| - 2.4375 up to 3.875
+// (erf rounds to 1 above 3.8325). Minimax fits (Lawson) with float coefficients.
+constexpr float kErfSmallF[] = {0.12837916612625122f, -0.3761262595653534f, 0.11283578723669052f,
+                                -0.026853347197175026f, 0.005187162198126316f, -0.0007997853099368513f,
+                                7.806903886375949e-05f};
+constexpr float kErfSmallHiF[] = {kErfSmallF[2], kErfSmallF[3], kErfSmallF[4], kErfSmallF[5], kErfSmallF[6]};
+constexpr float kErfMidF[] = {0.9994334578514099f, 0.002965753898024559f, -0.007229060400277376f,
+                              0.010758625343441963f, -0.010702109895646572f, 0.007206785026937723f,
+                              -0.003002522047609091f, 0.00037613624590449035f, 0.00041570619214326143f,
+                              -0.0003003456222359091f, 7.10937674739398e-05f, 1.9764262106036767e-05f,
+                              -1.804802377591841e-05f, 2.7756909730669577e-06f, 1.2027094271616079e-06f,
+                              -3.810644102486549e-07f};
+LUCID_VM float erf(float x) {
+  const float ax = abs_(x);
+  const float z = x * x, zl = std::fma(x, x, -z);  // x^2 = z + zl exactly
+  constexpr float c0 = kErfSmallF[0], c1 = kErfSmallF[1], c2 = kErfSmallF[2];
+  const float p = std::fma(z, c1, c0) + (z * z * poly(z, kErfSmallHiF) + zl * (c1 + 2.0f * c2 * z));
+  const float small = std::fma(x, p, x);  // odd; -0 stays -0
+  const float big = ax > 3.875f ? 1.0f : poly(ax - 2.4375f, kErfMidF);  // NaN: NaN
+  return ax < 1.0f ? small : copysign_(big, x);
+}
+#else
 LUCID_VM float erf(float x) { return float(erf_lite(double(x))); }
+#endif
 LUCID_VM float erfc(float xf) {
   const double x = xf, ax = abs_(x);
   const double small = 1.0 - x * poly(x * x, kErfSmall);

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "backend/cpu/vmath_exp.h"
+#include "backend/cpu/vmath_hyp.h"
 #include "backend/cpu/vmath_special.h"
 #include "backend/cpu/vmath_trig.h"
 #include "backend/kernels/elementwise.h"
@@ -15,6 +16,7 @@ template <UnaryOp Op, typename M>
 constexpr bool has_vec() {
   using U = UnaryOp;
   if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv) return std::is_same_v<M, float>;  // float only
+  else if constexpr (Op == U::Asinh || Op == U::Acosh) return std::is_same_v<M, float>;
 #if defined(__FMA__)  // without FMA (baseline build) the roundings of exp2's Horner steps exceed 1 ulp: libm
   else if constexpr (Op == U::Exp2) return true;
 #endif
@@ -42,6 +44,8 @@ LUCID_VM M apply_vec(M x) {
   else if constexpr (Op == U::Sinh) return sinh(x);
   else if constexpr (Op == U::Cosh) return cosh(x);
   else if constexpr (Op == U::Atanh) return atanh(x);
+  else if constexpr (Op == U::Asinh) return asinh(x);
+  else if constexpr (Op == U::Acosh) return acosh(x);
   else if constexpr (Op == U::Sigmoid) return sigmoid(x);
   else if constexpr (Op == U::Sin) return sin(x);
   else if constexpr (Op == U::Cos) return cos(x);
