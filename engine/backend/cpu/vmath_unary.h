@@ -142,7 +142,8 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
     I mx = 0;  // the largest finite |x| (on the bits: an integer max-reduction vectorises)
     for (int64_t i = 0; i < m; ++i) {
       const I a = to_bits(x[i]) & ~(I(1) << (sizeof(M) * 8 - 1));
-      mx = (a < to_bits(Lim<M>::inf) && a > mx) ? a : mx;
+      const I f = a < to_bits(Lim<M>::inf) ? a : I(0);
+      mx = f > mx ? f : mx;
     }
 #if defined(__FMA__)
     if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) {
