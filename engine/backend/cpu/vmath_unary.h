@@ -64,21 +64,23 @@ LUCID_VM M apply_vec(M x) {
   else return x;
 }
 
-// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h).
+// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h, vmath_special.h).
 template <UnaryOp Op>
 constexpr bool has_fast() {
-  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid;
+  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast_ok(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
+  else if constexpr (Op == UnaryOp::Erfinv) return erfinv_fast_ok(float(x));  // float only (has_vec)
   else return log_fast_ok(x);
 }
 template <UnaryOp Op, typename M>
 LUCID_VM M apply_fast(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
+  else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
   else return log_fast(x);
 }
 
