@@ -18,7 +18,7 @@ from lucid._C import Tensor
 from lucid._creation import (tensor, as_tensor, from_numpy, from_dlpack, empty, zeros, ones, full, eye, arange,
                              linspace, logspace, empty_like, zeros_like, ones_like, full_like)
 from lucid._random import (Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state,
-                           set_rng_state, rand, randn, randint, randperm, normal, bernoulli, rand_like, randn_like,
+                           set_rng_state, rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_like, randn_like,
                            randint_like)
 from lucid._ops import add, sub, mul, div, matmul, sum, reshape, permute, transpose, squeeze, unsqueeze, flatten, \
     narrow, select, diagonal, broadcast_to, as_strided, clone, numel

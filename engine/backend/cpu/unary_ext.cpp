@@ -8,6 +8,7 @@
 #include "backend/common/iter.h"
 #include "backend/common/unary_math.h"
 #include "backend/cpu/arith_loops.h"
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/special_math.h"
@@ -221,11 +222,12 @@ void clamp(const TensorImpl& out, const TensorImpl& in, const TensorImpl* lo, co
   });
 }
 
+// Selects, no branches (the contiguous loop vectorises).
 template <typename M>
 inline M nan_to_num_fn(M v, M nan, M pos, M neg) {
-  if (std::isnan(v)) return nan;
-  if (std::isinf(v)) return v > M(0) ? pos : neg;
-  return v;
+  constexpr M inf = std::numeric_limits<M>::infinity();
+  const M r = v == inf ? pos : (v == -inf ? neg : v);
+  return v != v ? nan : r;
 }
 
 void nan_to_num(const TensorImpl& out, const TensorImpl& in, double nan, double posinf, double neginf) {
@@ -258,9 +260,37 @@ void floating_map(const TensorImpl& out, const TensorImpl& in, const char* name,
 }
 
 void logit(const TensorImpl& out, const TensorImpl& in, double eps) {
+  const bool clamp = eps >= 0;
+  if (in.dtype() == Dtype::F32 || in.dtype() == Dtype::F64) {
+    // log(x / (1 - x)): the quotients of a block into a buffer, then the vectorised per-ISA log loop
+    // (the same log as lucid.log) from the buffer into out.
+    dispatch_float(in.dtype(), "logit", [&]<typename T>() {
+      const T lo = T(eps), hi = T(1) - T(eps);
+      const UnaryLoop lg = unary_loop_for(UnaryOp::Log, in.dtype());
+      auto it = Iter<2>::make({&out, &in});
+      parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+        it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+          constexpr int64_t kBlock = 1024;
+          alignas(64) T buf[kBlock];
+          for (int64_t off = 0; off < n; off += kBlock) {
+            const int64_t m = n - off < kBlock ? n - off : kBlock;
+            const char* src = p[1] + off * s[1];
+            for (int64_t i = 0; i < m; ++i) {
+              T x = *reinterpret_cast<const T*>(src + i * s[1]);
+              if (clamp) x = x < lo ? lo : (x > hi ? hi : x);
+              buf[i] = x / (T(1) - x);  // x = 1: inf, whose log is inf
+            }
+            char* ptrs[2] = {p[0] + off * s[0], reinterpret_cast<char*>(buf)};
+            const int64_t st[2] = {s[0], int64_t(sizeof(T))};
+            lg(ptrs, st, m);
+          }
+        });
+      });
+    });
+    return;
+  }
   floating_map(out, in, "logit", [&]<typename M>() {
     const M lo = M(eps), hi = M(1) - M(eps);
-    const bool clamp = eps >= 0;
     return [=](M x) {
       if (clamp) x = x < lo ? lo : (x > hi ? hi : x);
       return x == M(1) ? std::numeric_limits<M>::infinity() : std::log(x / (M(1) - x));
