@@ -1,8 +1,9 @@
 #pragma once
 // Branch-free trigonometric functions for float and double (see vmath_base.h): sin, cos, tan, asin,
 // acos, atan, atan2. Double: fdlibm's algorithms (kernels, constants) with their branches turned into
-// selects; float: the same in double (one rounding at the end). sin/cos/tan reduce exactly for
-// |x| < kTrigMax; larger lanes are recomputed with libm by the loop (trig_fallback).
+// selects; float: the same in double (one rounding at the end), except on the FMA builds for sin, cos,
+// asin and acos: native float kernels (below). sin/cos/tan reduce exactly for |x| < kTrigMax (float
+// native: kTrigMaxF); the loop sends blocks with larger lanes to the float-in-double code and libm.
 #include "backend/cpu/vmath_base.h"
 
 namespace lucid::cpu::vmath {
@@ -118,9 +119,10 @@ LUCID_VM float tan_wide(float x) {
 #if defined(__FMA__)
 // float, native (FMA builds): |x| = n pi/2 + rh + lo in float for |x| < kTrigMaxF (pi/2 in three
 // parts; fn * P1 exact in the fma, fn * P2 exact as ph + pl, a - ph a fast two-sum since a is a
-// multiple of ulp(ph); the error of rh + lo stays below 2^-56 there, and exhaustive tests give at
-// most 0.78 ulp for sin and cos), then the sin and cos polynomials (minimax on [-pi/4, pi/4], fitted
-// for float) with the low part added last. Blocks with larger lanes take sin_wide etc.
+// multiple of ulp(ph); the error of rh + lo stays below 2^-56 there), then the sin and cos
+// polynomials (minimax on [-pi/4, pi/4], fitted for float) with the low part added last. Blocks with
+// larger lanes take sin_wide etc. Exhaustive (every float below kTrigMaxF, avx2 and avx512 alike):
+// max 0.87 ulp (sin), 0.86 ulp (cos); the kSmall reduction (below kTrigSmallF) 0.85 and 0.81.
 constexpr float kTrigMaxF = 131072.0f, kTrigSmallF = 12.0f;
 // Selects on the bits (bsel) where GCC would otherwise split the loop body into two paths on the
 // condition and if-convert both (computing the polynomials twice).
@@ -222,7 +224,7 @@ constexpr double kAtanF[] = {-0.33333333327533077, 0.19999998290643217, -0.14285
                              -0.09074178696485087, 0.07589514165913465, -0.06254496171116279, 0.04744534021535609,
                              -0.030091378279362303, 0.014204193723294565, -0.004276351248424339,
                              0.0006028943989012259};
-LUCID_VM float atan_wide(float xf) {
+LUCID_VM float atan(float xf) {
   const double x = xf, ax = abs_(x);
   const bool inv = ax > 1.0;
   const double t = (inv ? 1.0 : ax) / (inv ? ax : 1.0);  // |x| = inf: 0
@@ -303,38 +305,16 @@ LUCID_VM float acos(float xf) {
   return ax > 1.0 ? Lim<float>::nan : float(r);
 }
 
-LUCID_VM float atan(float x) { return atan_wide(x); }
 #endif
 
 #if defined(__FMA__)
 // float, native (FMA builds).
 constexpr float kPio2HF = 0x1.921fb6p+0f, kPio2LF = -0x1.777a5cp-25f;  // pi/2 = hi + lo
-// atan: t = min(|x|, 1) / max(|x|, 1) (one division, its residual kept), atan(t) = t + t z P(z)
-// (minimax for float on [0, 1], relative error 2.7e-9), pi/2 - atan(t) above 1 as a compensated sum.
-// Exhaustive: max 0.?? ulp.
-constexpr float kAtanNF[] = {-0.333333f, 0.1999853f, -0.14264014f, 0.10950861f, -0.08399208f,
-                             0.05787887f, -0.031093534f, 0.010866271f, -0.0017821442f};
-LUCID_VM float atan_nf(float x) {
-  const float ax = abs_(x);
-  const bool inv = ax > 1.0f;
-  const float num = bsel(inv, 1.0f, ax), den = bsel(inv, ax < 0x1p100f ? ax : 0x1p100f, 1.0f);  // NaN: num
-  const float t = num / den;
-  const float y = inv ? -t : t, z = t * t;
-  const float hi = inv ? kPio2HF : 0.0f, lo = inv ? kPio2LF : 0.0f;
-  // num / den = t + tl, tl = (num - t den) / den: 1 / den = t when inverted, else tl = 0; signed by y,
-  // times atan'(t) = 1 / (1 + z) ~ 1 - z / 2
-  const float tl = std::fma(-t, den, num) * y;
-  // y t^2 = w + wl exactly (z and y z rounded), wl times P(0) = -1/3
-  const float w = y * z, wl = std::fma(y, std::fma(t, t, -z), std::fma(y, z, -w));
-  const float corr = std::fma(w, poly(z, kAtanNF), std::fma(wl, kAtanNF[0], std::fma(tl, std::fma(-0.5f, z, 1.0f), lo)));
-  const float s = hi + y, e = y - (s - hi);
-  return copysign_(s + (e + corr), x);
-}
 // asin: |x| <= 1/2: |x| + |x| z P(z), z = x^2; else pi/2 - 2 (s + sl) - 2 s z P(z) with s + sl =
 // sqrt(z), z = (1 - |x|) / 2 (sl from the exact residual and an approximate 1 / s: no division).
 // acos = pi/2 - asin, with x's sign. Both are hi + y + (lo + yl + y z P(z)), hi + lo = 0, pi/2 or pi,
 // hi + y a compensated sum. P: minimax for float on [0, 1/4], relative error 4.9e-9.
-// Exhaustive: max 0.?? ulp.
+// Exhaustive (every float, avx2 and avx512 builds alike): max 0.68 ulp (asin), 0.67 ulp (acos).
 constexpr float kAsinNF[] = {0.16666752f, 0.074953064f, 0.04546977f, 0.024180776f, 0.042166404f};
 template <bool kAcos>
 LUCID_VM float asin_acos_nf(float x) {
@@ -356,7 +336,6 @@ LUCID_VM float asin_acos_nf(float x) {
   const float r = sh + (e + std::fma(y * z, poly(z, kAsinNF), std::fma(hi, kPio2LF / kPio2HF, yl)));
   return ax > 1.0f ? Lim<float>::nan : (kAcos ? r : copysign_(r, x));  // NaN passes through
 }
-LUCID_VM float atan(float x) { return atan_wide(x); }
 LUCID_VM float asin(float x) { return asin_acos_nf<false>(x); }
 LUCID_VM float acos(float x) { return asin_acos_nf<true>(x); }
 #endif
