@@ -265,6 +265,78 @@ LUCID_VM double log_m_for_float(double u, double& fe) {
   const double f = log_split(u, fe);
   return f * poly(f, kLogM);
 }
+#if defined(__FMA__)
+// Float log2/log10/log1p in float (FMA builds): x = 2^e (1 + f) as in log; log_b(1 + f) = f c + t with
+// c = 1/ln(b) in one float and t = c1 f^2 + (c_lo f + f^3 R(f)) (minimax, relative error 5e-9), f^2
+// kept exact in two parts (fma); then e log_b(2) + f c + t in one fma (e log10(2) with a 15-bit high
+// part, exact). Max error 0.88 ulp (log2), 0.86 (log10) over every float; log1p as log: 0.85.
+constexpr float kLog2R[] = {0.48089823f, -0.36069867f, 0.28856954f, -0.23956595f,
+                            0.20452355f, -0.19144076f, 0.1868616f, -0.10984447f};
+constexpr float kLog10R[] = {0.1447648f, -0.1085809f, 0.08686769f, -0.072121814f,
+                             0.061579313f, -0.057595156f, 0.056157853f, -0.03303598f};
+// sqrt(1/2) <= 1 + f < sqrt(2) with x = 2^fe (1 + f), x positive normal
+LUCID_VM float log_split_f(float x, float& fe) {
+  const int32_t ix = f2i(x) + (0x3f800000 - 0x3f3504f3);
+  fe = float((ix >> 23) - 127);
+  return i2f((ix & 0x007fffff) + 0x3f3504f3) - 1.0f;
+}
+LUCID_VM float log2_m(float f, float fe) {
+  const float z = f * f;
+  const float zl = std::fma(f, f, -z);
+  const float c1 = -0.72134733f;
+  const float t = std::fma(z, c1, std::fma(zl, c1, std::fma(f, 1.9203574e-08f, z * (f * poly(f, kLog2R)))));
+  return fe + std::fma(f, 1.4426950216293335f, t);
+}
+LUCID_VM float log10_m(float f, float fe) {
+  const float z = f * f;
+  const float zl = std::fma(f, f, -z);
+  const float c1 = -0.21714719f;
+  const float lo = std::fma(f, -1.01199245e-08f, std::fma(fe, 4.6050390e-06f, z * (f * poly(f, kLog10R))));
+  const float t = std::fma(z, c1, std::fma(zl, c1, lo));
+  return std::fma(fe, 0.301025390625f, std::fma(f, 0.4342944920063019f, t));
+}
+LUCID_VM float log2_fast(float x) {
+  float fe;
+  const float f = log_split_f(x, fe);
+  return log2_m(f, fe);
+}
+LUCID_VM float log10_fast(float x) {
+  float fe;
+  const float f = log_split_f(x, fe);
+  return log10_m(f, fe);
+}
+LUCID_VM float log2(float x) {
+  const bool sub = x < 1.17549435e-38f;
+  float fe;
+  const float f = log_split_f(sub ? x * 8388608.0f : x, fe);
+  return log_special(x, log2_m(f, fe - (sub ? 23.0f : 0.0f)));
+}
+LUCID_VM float log10(float x) {
+  const bool sub = x < 1.17549435e-38f;
+  float fe;
+  const float f = log_split_f(sub ? x * 8388608.0f : x, fe);
+  return log_special(x, log10_m(f, fe - (sub ? 23.0f : 0.0f)));
+}
+// log1p: u = 1 + x rounded, c = 1 + x - u exactly; log1p(x) = log(u) + c / u (as log, c / u joins the
+// small terms). u is 0 or normal: no denormal split.
+LUCID_VM float log1p(float x) {
+  const float u = 1.0f + x;
+  const float c = x > 1.0f ? 1.0f - (u - x) : x - (u - 1.0f);
+  float fe;
+  const float f = log_split_f(u, fe);
+  const float z = f * f;
+  float y = f * z * poly(f, kLogF);
+  y = y + fe * -2.12194440e-4f;
+  y = y + c / u;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + fe * 0.693359375f;
+  r = sel(x == Lim<float>::inf, x, r);
+  r = sel(x == 0.0f, x, r);
+  r = sel(x == -1.0f, -Lim<float>::inf, r);
+  return sel(x >= -1.0f, r, Lim<float>::nan);
+}
+#else
 LUCID_VM float log2(float x) {
   double fe;
   const double lm = log_m_for_float(double(x), fe);
@@ -288,6 +360,12 @@ LUCID_VM float log1p(float xf) {
   r = sel(xf == -1.0f, -Lim<float>::inf, r);
   return sel(xf >= -1.0f, r, Lim<float>::nan);
 }
+
+LUCID_VM float log2_fast(float x) { return log2(x); }
+LUCID_VM float log10_fast(float x) { return log10(x); }
+#endif
+LUCID_VM double log2_fast(double x) { return log2(x); }
+LUCID_VM double log10_fast(double x) { return log10(x); }
 
 // ---------------------------------------------------------------- hyperbolic, sigmoid
 // tanh: x + x^3 P(x^2) below |x| = 0.625; above, 1 - 2 / D with D = e^{2|x|} + 1 = (2^n + 1) + 2^n (1 + p)
