@@ -18,7 +18,7 @@ from lucid._C import Tensor
 from lucid._creation import (tensor, as_tensor, from_numpy, from_dlpack, empty, zeros, ones, full, eye, arange,
                              linspace, logspace, empty_like, zeros_like, ones_like, full_like)
 from lucid._random import (Generator, default_generator, manual_seed, seed, initial_seed, get_rng_state,
-                           set_rng_state, rand, randn, randint, randperm, normal, bernoulli, rand_like, randn_like,
+                           set_rng_state, rand, randn, randint, randperm, normal, bernoulli, multinomial, rand_like, randn_like,
                            randint_like)
 from lucid._ops import add, sub, mul, div, matmul, sum, reshape, permute, transpose, squeeze, unsqueeze, flatten, \
     narrow, select, diagonal, broadcast_to, as_strided, clone, numel
@@ -37,10 +37,13 @@ from lucid._products import *  # noqa: F401,F403,E402
 from lucid import cuda
 from lucid import profiler
 from lucid import linalg  # noqa: E402
+from lucid import special  # noqa: E402
+from lucid.special import i0, igamma, igammac, softmax, log_softmax  # noqa: E402
 from lucid import autograd
 from lucid import utils
 from lucid import nn  # noqa: E402
 from lucid import optim  # noqa: E402
+from lucid.nn._toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.pdist, ...)
 from lucid.serialization import save, load, save_safetensors, load_safetensors  # noqa: E402
 from lucid.autograd import no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled

@@ -85,18 +85,45 @@ def bernoulli(input, p=None, *, generator=None):
         return _C._random_into(out, _D.bernoulli, float(p), 0.0, _gen(generator))
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise TypeError(f"bernoulli expects a floating point tensor of probabilities, got {input.dtype}")
-    u = _C._random_into(_C.empty(list(input.shape), input.dtype, input.device), _D.uniform, 0.0, 1.0, _gen(generator))
-    # u < p, computed without comparison ops: (p - u) > 0  ->  1 where true
-    flat_p, flat_u = input.contiguous().tolist(), u.tolist()
-    if input.numel() and not all(0.0 <= v <= 1.0 for v in input.flatten().tolist()):
+    if input.numel() and not bool(((input >= 0) & (input <= 1)).all()):
         raise ValueError("bernoulli: all elements of the probability tensor must be in [0, 1]")
-    return _C._from_data(_lt(flat_u, flat_p), input.dtype, input.device)
+    u = _C._random_into(_C.empty(list(input.shape), input.dtype, input.device), _D.uniform, 0.0, 1.0, _gen(generator))
+    return (u < input.detach()).to(input.dtype)
 
 
-def _lt(u, p):
-    if isinstance(u, list):
-        return [_lt(a, b) for a, b in zip(u, p)]
-    return 1.0 if u < p else 0.0
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """Indices drawn from the categorical distribution(s) of each row of `input` (1-D or 2-D,
+    non-negative weights, not necessarily normalised). With replacement: inverse-CDF sampling
+    (searchsorted in the rows' cumulative sums, in float64); without: the exponential race, the
+    num_samples categories with the largest w / E, E ~ Exp(1) (the sampling of PyTorch's kernel)."""
+    from lucid.errors import ShapeMismatch
+    if not input.dtype.is_floating_point:
+        raise TypeError(f"multinomial only supports floating-point dtypes for input, got: {input.dtype}")
+    if input.dim() not in (1, 2):
+        raise ShapeMismatch(f"multinomial: prob_dist must be 1 or 2 dim (got shape {tuple(input.shape)})")
+    n = int(num_samples)
+    if n <= 0:
+        raise ValueError(f"multinomial: cannot sample n_sample <= 0 samples (got {num_samples})")
+    k = input.shape[-1]
+    if not replacement and n > k:
+        raise ValueError(f"multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement "
+                         f"({n} > {k})")
+    w = input.detach().to(_C.float64)
+    w = w if w.dim() == 2 else w.unsqueeze(0)
+    if w.numel() == 0 or not bool(((w >= 0) & w.isfinite()).all()):
+        raise ValueError("multinomial: probability tensor contains either `inf`, `nan` or element < 0")
+    if not bool((w.sum(-1) > 0).all()):
+        raise ValueError("multinomial: invalid multinomial distribution (sum of probabilities <= 0)")
+    rows = w.shape[0]
+    if replacement:
+        cdf = w.cumsum(-1)
+        u = rand(rows, n, generator=generator, dtype=_C.float64, device=input.device) * cdf[:, -1:]
+        idx = _C.searchsorted(cdf.contiguous(), u, right=True).clamp(max=k - 1)
+    else:
+        e = _C.empty([rows, k], _C.float64, input.device)
+        exponential_(e, generator=generator)
+        idx = _C.topk(w / e, n, -1).indices
+    return idx if input.dim() == 2 else idx.squeeze(0)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
@@ -218,6 +245,14 @@ def random_(self, from_=0, to=None, *, generator=None, **kwargs):
     return _C._random_(self, _D.integer, float(lo), float(hi), generator)
 
 
-for _name, _fn in dict(uniform_=uniform_, normal_=normal_, bernoulli_=bernoulli_, exponential_=exponential_,
+def _bernoulli_method(self, p=None, *, generator=None):
+    return bernoulli(self, p, generator=generator)
+
+
+def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+for _name, _fn in dict(bernoulli=_bernoulli_method, multinomial=_multinomial_method, uniform_=uniform_, normal_=normal_, bernoulli_=bernoulli_, exponential_=exponential_,
                        geometric_=geometric_, log_normal_=log_normal_, cauchy_=cauchy_, random_=random_).items():
     setattr(_C.Tensor, _name, _fn)

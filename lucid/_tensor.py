@@ -239,3 +239,46 @@ def _tensor_new(*args, **kwargs):
     if not args:
         return _creation.empty(0, **kwargs)  # torch.Tensor() is an empty 1-d tensor
     return _creation.empty(*args, **kwargs)
+
+
+# ---- small PyTorch methods: the device index, Python callables applied per element, nn ops
+
+def get_device(self):
+    """The CUDA device index, or -1 for a CPU tensor."""
+    return -1 if self.device.type == "cpu" else (self.device.index or 0)
+
+
+def _check_apply(self, name):
+    if self.device.type != "cpu":
+        raise NotImplementedError(f"{name} only works with CPU tensors (got {self.device})")
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+
+
+def apply_(self, callable):  # noqa: A002
+    """self[i] = callable(self[i]) for every element, in place (CPU tensors; slow: a Python call each)."""
+    _check_apply(self, "apply_")
+    vals = [callable(v) for v in self.flatten().tolist()]
+    return self.copy_(_creation.tensor(vals, dtype=self.dtype).reshape(list(self.shape)))
+
+
+def map_(self, tensor, callable):  # noqa: A002
+    """self[i] = callable(self[i], tensor[i]) (tensor broadcast to self), in place (CPU tensors)."""
+    _check_apply(self, "map_")
+    other = tensor.expand(list(self.shape)).flatten().tolist()
+    vals = [callable(a, b) for a, b in zip(self.flatten().tolist(), other)]
+    return self.copy_(_creation.tensor(vals, dtype=self.dtype).reshape(list(self.shape)))
+
+
+def _hardshrink(self, lambd=0.5):
+    from lucid.nn import functional as F
+    return F.hardshrink(self, lambd)
+
+
+def _prelu(self, weight):
+    from lucid.nn import functional as F
+    return F.prelu(self, weight)
+
+
+for _name, _fn in dict(get_device=get_device, apply_=apply_, map_=map_, hardshrink=_hardshrink, prelu=_prelu).items():
+    setattr(Tensor, _name, _fn)

@@ -4,10 +4,12 @@
 #include <cmath>
 
 #include "backend/kernels/reduce.h"
+#include "backend/kernels/reduce_all.h"
 #include "ops/binary.h"
 #include "ops/compare.h"
 #include "ops/complex.h"
 #include "ops/copy.h"
+#include "ops/creation.h"
 #include "ops/graph.h"
 #include "ops/reduce_impl.h"
 #include "ops/shape.h"
@@ -173,6 +175,18 @@ std::pair<Tensor, Tensor> var_mean_impl(const Tensor& t, const Dims& dims, doubl
   const Dtype acc = wide_float(dt);
   Tensor x = acc == dt ? t : cast(t, acc);
   Tensor m = mean(x, rd, true);
+  // The whole of a float32 tensor, no gradient wanted: the squared deviations summed in one pass
+  // (the kernel's float lanes and double totals, as the composite's sum below) without temporaries.
+  if (dt == Dtype::F32 && n > 0 && int64_t(rd.size()) == t->dim() && !should_record({&t}) &&
+      sqdev_all_kernel.fns[int(t->device().type)] && t->device().is_cpu()) {
+    double ss = 0.0;
+    if (sqdev_all_kernel(t->device())(*t, double(*static_cast<const float*>(m->data_ptr())), &ss)) {
+      const double v = ss / std::max(0.0, double(n) - correction);
+      const auto& lay = reduce_layout(t, rd);
+      return {full(keepdim ? lay.keep_shape : lay.out_shape, Scalar::from_double(v), dt, t->device()),
+              keepdim ? m : reshape(m, lay.out_shape)};
+    }
+  }
   Tensor d = sub(x, m);
   Tensor ss;
   if (is_complex(dt)) {

@@ -1,6 +1,7 @@
 // max/min, amax/amin, argmax/argmin, aminmax.
 #include <algorithm>
 
+#include "backend/kernels/reduce_all.h"
 #include "ops/graph.h"
 #include "ops/reduce.h"
 #include "ops/reduce_impl.h"
@@ -79,7 +80,19 @@ std::pair<Tensor, Tensor> aminmax(const Tensor& t, std::optional<int64_t> dim, b
   if (!dim) {
     LUCID_CHECK(t->numel() != 0, Generic,
                 "[aminmax] aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
-    Tensor mn = amin(t, {}, false), mx = amax(t, {}, false);
+    Tensor mn, mx;
+    if (minmax_all_kernel.fns[int(t->device().type)]) {
+      mn = TensorImpl::empty({}, t->dtype(), t->device());
+      mx = TensorImpl::empty({}, t->dtype(), t->device());
+      if (minmax_all_kernel(t->device())(*t, *mn, *mx)) {
+        const auto all = reduction_dims(t, std::vector<int64_t>{}, "aminmax");
+        record_amax(t, mn, all, false);
+        record_amax(t, mx, all, false);
+      } else {
+        mn = mx = nullptr;
+      }
+    }
+    if (!mn) mn = amin(t, {}, false), mx = amax(t, {}, false);
     if (keepdim) {
       const Shape ones(size_t(t->dim()), 1);
       mn = reshape(mn, ones);

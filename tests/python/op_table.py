@@ -467,6 +467,7 @@ from op_table_shape import OPS as _SHAPE  # noqa: E402
 from op_table_indexing import OPS as _INDEXING  # noqa: E402
 from op_table_sorting import OPS as _SORTING  # noqa: E402
 from op_table_products import OPS as _PRODUCTS  # noqa: E402
+from op_table_special import OPS as _SPECIAL  # noqa: E402
 
-ALL_OPS = OPS + SCALAR_OPS + UNARY_OPS + _UNARY_EXTRA + _BINARY + _REDUCE + _SHAPE + _INDEXING + _SORTING + _PRODUCTS
+ALL_OPS = OPS + SCALAR_OPS + UNARY_OPS + _UNARY_EXTRA + _BINARY + _REDUCE + _SHAPE + _INDEXING + _SORTING + _PRODUCTS + _SPECIAL
 OPS_BY_NAME = {o.name: o for o in ALL_OPS}

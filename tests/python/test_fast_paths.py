@@ -1,5 +1,8 @@
-"""Vectorised paths added for speed: nansum and the 2-norm as blocked sums (one pass, no copies), and
-lerp with a tensor weight as a branch-free select. Each against a float64 reference."""
+"""Vectorised paths added for speed: nansum and the 2-norm as blocked sums (one pass, no copies),
+lerp with a tensor weight as a branch-free select, add/sub with alpha, aminmax and var of a whole
+float32 tensor in one pass. Each against a float64 reference."""
+import math
+
 import numpy as np
 import pytest
 
@@ -71,3 +74,53 @@ def test_add_sub_alpha_round_once_as_torch(dtype, alpha):
         got = lf(lucid.tensor(a), lucid.tensor(b), alpha=alpha).numpy()
         want = tf(torch.from_numpy(a), torch.from_numpy(b), alpha=alpha).numpy()
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", [1, 17, 65536, 65537, 300001])
+def test_aminmax_single_pass(n):
+    """aminmax with no dim: one pass over a contiguous float32 tensor in chunks (a NaN in any chunk
+    gives NaN for both), the same values and gradients as amin and amax."""
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n).astype(np.float32)
+    mn, mx = lucid.aminmax(lucid.tensor(x))
+    assert mn.item() == x.min() and mx.item() == x.max() and mn.dim() == 0 and mx.dtype is lucid.float32
+    x[n // 2 + 1 if n > 2 else 0] = np.nan
+    mn, mx = lucid.aminmax(lucid.tensor(x))
+    assert np.isnan(mn.item()) and np.isnan(mx.item())
+    mn, mx = lucid.aminmax(lucid.tensor(x.astype(np.float64)))
+    assert np.isnan(mn.item()) and np.isnan(mx.item())
+    y = rng.standard_normal((7, 9)).astype(np.float32)
+    for t in (lucid.tensor(y), lucid.tensor(y).mT):  # contiguous and a transposed view
+        t = t.detach().requires_grad_()
+        lo, hi = lucid.aminmax(t, keepdim=True)
+        assert lo.shape == (1, 1) and lo.item() == y.min() and hi.item() == y.max()
+        (lo.sum() + 2 * hi.sum()).backward()
+        want = (np.where(t.detach().numpy() == y.min(), 1.0, 0.0) + 2 * np.where(t.detach().numpy() == y.max(), 1.0, 0.0))
+        np.testing.assert_array_equal(t.grad.numpy(), want)
+
+
+@pytest.mark.parametrize("n", [5, 65536, 65537, 400001])
+def test_var_whole_float32_single_pass(n):
+    """var/std of a whole float32 tensor without grad: the squared deviations summed in one pass over
+    fixed chunks (float lanes, double totals): float32-accurate, the same bits at any thread count,
+    and the composite (with its gradient) when grad is wanted."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 0.01 + 1000.0).astype(np.float32)
+    x64 = x.astype(np.float64)
+    want = ((x64 - x64.mean()) ** 2).sum() / (n - 1)
+    t = lucid.tensor(x)
+    got = lucid.var(t).item()
+    assert abs(got - want) <= 1e-4 * want
+    assert abs(lucid.std(t, correction=0).item() - math.sqrt(want * (n - 1) / n)) <= 1e-4 * math.sqrt(want)
+    old = lucid.get_num_threads()
+    try:
+        lucid.set_num_threads(1)
+        one = lucid.var(t).item()
+        lucid.set_num_threads(2)
+        assert lucid.var(t).item() == one
+    finally:
+        lucid.set_num_threads(old)
+    m = min(n, 64)
+    tg = lucid.tensor(x[:m]).requires_grad_()
+    lucid.var(tg).backward()
+    np.testing.assert_allclose(tg.grad.numpy(), 2 * (x64[:m] - x64[:m].mean()) / (m - 1), rtol=1e-3, atol=1e-7)

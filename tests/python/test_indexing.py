@@ -425,3 +425,15 @@ def test_complex_value_into_real_tensor_refused(call):
         call()
     assert lucid.zeros(3, dtype=lucid.complex64).masked_fill(lucid.tensor([True, False, True]), 1 + 2j).tolist()[0] == 1 + 2j
     assert lucid.zeros(3, dtype=lucid.int64).masked_fill(lucid.tensor([True, False, True]), 1.7).tolist() == [1, 0, 1]
+
+
+def test_nonzero_static():
+    x = lucid.tensor([[0, 1], [2, 0], [0, 3]])
+    assert lucid.nonzero_static(x, size=4).tolist() == [[0, 1], [1, 0], [2, 1], [-1, -1]]
+    assert lucid.nonzero_static(x, size=2, fill_value=9).tolist() == [[0, 1], [1, 0]]
+    assert x.nonzero_static(size=3, fill_value=5).tolist() == [[0, 1], [1, 0], [2, 1]]
+    assert lucid.nonzero_static(lucid.tensor(5), size=2).shape == (2, 0)
+    z = lucid.nonzero_static(lucid.tensor([1.0, 0.0]), size=0)
+    assert z.shape == (0, 1) and z.dtype is lucid.int64
+    with pytest.raises(ValueError, match="non-negative"):
+        lucid.nonzero_static(x, size=-1)

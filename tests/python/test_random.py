@@ -302,3 +302,70 @@ def test_cuda_rand_statistics():
     assert x.min() >= 0 and x.max() < 1 and abs(x.mean() - 0.5) < 0.01
     y = to_numpy(lucid.randn(100_000, device="cuda")).astype(np.float64)
     assert abs(y.mean()) < 0.02 and abs(y.std() - 1) < 0.02
+
+
+# ---- multinomial
+
+def test_multinomial_with_replacement_frequencies():
+    lucid.manual_seed(11)
+    p = [0.2, 0.0, 0.3, 0.5]
+    s = lucid.multinomial(lucid.tensor(p), 200000, replacement=True)
+    assert s.dtype is lucid.int64 and s.shape == (200000,)
+    freq = np.bincount(s.numpy(), minlength=4) / 200000
+    assert freq[1] == 0.0                                   # a zero weight is never drawn
+    np.testing.assert_allclose(freq, p, atol=0.005)
+    w = lucid.tensor([[1.0, 3.0], [5.0, 0.0]])             # unnormalised rows
+    s = lucid.multinomial(w, 50000, True).numpy()
+    assert s.shape == (2, 50000) and (s[1] == 0).all()
+    assert abs((s[0] == 1).mean() - 0.75) < 0.01
+
+
+def test_multinomial_without_replacement():
+    lucid.manual_seed(12)
+    w = lucid.tensor([[4.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]])
+    draws = np.array([lucid.multinomial(w, 2).numpy() for _ in range(3000)])
+    assert draws.shape == (3000, 2, 2)
+    assert (draws[:, 0, 0] != draws[:, 0, 1]).all() and (draws[:, 1, 0] != draws[:, 1, 1]).all()
+    first = np.bincount(draws[:, 0, 0], minlength=4) / 3000
+    np.testing.assert_allclose(first, [0.8, 0, 0, 0.2], atol=0.025)   # P(first = i) = w_i / sum w
+    assert set(draws[:, 0, 1]) <= {0, 3}                               # then the other positive weight
+    full = lucid.multinomial(lucid.tensor([0.1, 0.0, 0.9]), 3)         # all categories: a permutation
+    assert sorted(full.tolist()) == [0, 1, 2] and full.tolist()[-1] == 1
+
+
+def test_multinomial_generator_and_method():
+    g = lucid.Generator()
+    g.manual_seed(3)
+    a = lucid.multinomial(lucid.ones(6), 6, generator=g)
+    g.manual_seed(3)
+    b = lucid.ones(6).multinomial(6, generator=g)
+    assert a.tolist() == b.tolist() and sorted(a.tolist()) == list(range(6))
+
+
+def test_multinomial_errors():
+    with pytest.raises(ValueError, match="sum of probabilities"):
+        lucid.multinomial(lucid.zeros(3), 1)
+    with pytest.raises(ValueError, match="element < 0"):
+        lucid.multinomial(lucid.tensor([-1.0, 2.0]), 1)
+    with pytest.raises(ValueError, match="inf"):
+        lucid.multinomial(lucid.tensor([float("inf"), 1.0]), 1)
+    with pytest.raises(ValueError, match="n_sample <= 0"):
+        lucid.multinomial(lucid.ones(3), 0)
+    with pytest.raises(ValueError, match="without replacement"):
+        lucid.multinomial(lucid.ones(3), 4)
+    with pytest.raises(TypeError, match="floating-point"):
+        lucid.multinomial(lucid.tensor([1, 2]), 1)
+    with pytest.raises(lucid.ShapeMismatch, match="1 or 2 dim"):
+        lucid.multinomial(lucid.ones(2, 2, 2), 1)
+
+
+def test_bernoulli_tensor_probabilities():
+    lucid.manual_seed(13)
+    p = lucid.tensor(np.linspace(0, 1, 11).astype(np.float32)).expand(20000, 11)
+    b = lucid.bernoulli(p)
+    assert b.dtype is lucid.float32 and set(np.unique(b.numpy())) <= {0.0, 1.0}
+    np.testing.assert_allclose(b.numpy().mean(0), np.linspace(0, 1, 11), atol=0.015)
+    assert b.numpy()[:, 0].sum() == 0 and b.numpy()[:, -1].min() == 1
+    assert lucid.tensor([0.5]).bernoulli().shape == (1,)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        lucid.bernoulli(lucid.tensor([1.5]))

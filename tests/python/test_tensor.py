@@ -447,3 +447,16 @@ def test_pickle_round_trip(d, rng):
         assert y.dtype is d and y.shape == x.shape and y.device == x.device
         assert y.tolist() == x.tolist()
         assert not y._is_view_of(x)
+
+
+def test_small_pytorch_methods():
+    x = lucid.tensor([1.0, 2.0, 3.0])
+    assert x.get_device() == -1
+    assert x.clone().apply_(lambda v: v * v).tolist() == [1.0, 4.0, 9.0]
+    y = x.clone()
+    assert y.map_(lucid.tensor([10.0]), lambda a, b: a + b) is y and y.tolist() == [11.0, 12.0, 13.0]
+    assert lucid.tensor([1, 2]).apply_(lambda v: v + 1).tolist() == [2, 3]
+    with pytest.raises(RuntimeError, match="requires grad"):
+        x.clone().requires_grad_().apply_(abs)
+    assert x.hardshrink(1.5).tolist() == [0.0, 2.0, 3.0]
+    assert lucid.tensor([-2.0, 2.0]).prelu(lucid.tensor([0.5])).tolist() == [-1.0, 2.0]

@@ -47,7 +47,10 @@ FUNCS = {
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
 FLOAT_ONLY = {
-    "erf": (_erf, [(-5, 5), (-1e-3, 1e-3), (0.5, 1)], 1.0),
+    "asinh": (np.arcsinh, [(-10, 10), (-1e-3, 1e-3), (-1e30, 1e30), "log"], 1.0),
+    "acosh": (np.arccosh, [(1, 10), (1, 1.001), (1, 1e30), "log"], 1.0),
+    # float erf (FMA builds): max 0.92 ulp over all floats, at |x| near 1 (the switch of its two fits)
+    "erf": (_erf, [(-5, 5), (-1e-3, 1e-3), (0.5, 1), (0.9, 1.1), (-1.1, -0.9), (3.7, 3.95)], 1.0),
     "erfc": (_erfc, [(-5, 11), (-1e-3, 1e-3), (3, 10.5)], 1.0),
 }
 ROUNDING = ["floor", "ceil", "trunc", "round", "frac"]
@@ -108,12 +111,16 @@ def test_max_ulp_float_only(name):
 
 
 def test_erfinv_float32():
-    """erfinv (PyTorch's algorithm: rational guess, two Newton steps) against mpmath; edges exact."""
+    """erfinv (double fits in w = -log(1 - y^2), rounded once) against mpmath: max 0.519 ulp over all
+    floats (exhaustive, scratch harness), within PyTorch's float erfinv (0.544 ulp at 0.49999833, its
+    max over all floats in [0, 1) against its float64 erfinv); edges exact."""
     mp = pytest.importorskip("mpmath")
-    x = np.concatenate([RNG.uniform(-1, 1, 1500), 1 - np.exp(RNG.uniform(-16, -1, 500)),
-                        RNG.uniform(-1e-3, 1e-3, 200)]).astype(np.float32)
+    x = np.concatenate([RNG.uniform(-1, 1, 6000), 1 - np.exp(RNG.uniform(-16.6, -1, 3000)),
+                        -(1 - np.exp(RNG.uniform(-16.6, -1, 1000))), RNG.uniform(0.98, 0.995, 2000),
+                        RNG.uniform(-1e-3, 1e-3, 500), np.exp(RNG.uniform(-100, -5, 500))]).astype(np.float32)
+    x = np.concatenate([x, np.float32(1) - np.arange(1, 200, dtype=np.float32) * np.float32(2 ** -24)])
     ref = np.array([float(mp.erfinv(mp.mpf(float(v)))) for v in x])
-    assert _ulps(_run("erfinv", x), ref, np.float32).max() <= 1.0
+    assert _ulps(_run("erfinv", x), ref, np.float32).max() <= 0.544
     e = np.array([0.0, -0.0, 1.0, -1.0, 1.5, -2.0, np.nan, np.inf], dtype=np.float32)
     want = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, np.nan, np.nan, np.nan], dtype=np.float32)
     y = _run("erfinv", e)

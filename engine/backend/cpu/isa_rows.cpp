@@ -222,6 +222,8 @@ inline double row_sum(const float* x, int64_t n, float c) {
   return s;
 }
 
+double sqdev_sum_f32(const float* x, int64_t n, float c) { return row_sum<true>(x, n, c); }
+
 template <bool kW, bool kB>
 inline void ln_apply(float* y, const float* x, const float* w, const float* b, int64_t D, float m, float q) {
   const vf mv = splat(m), qv = splat(q);
@@ -308,6 +310,31 @@ inline float extreme(const float* x, int64_t n, int64_t* idx) {
 
 float extreme_f32(const float* x, int64_t n, bool want_max, int64_t* idx) {
   return want_max ? extreme<true>(x, n, idx) : extreme<false>(x, n, idx);
+}
+
+void minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
+  vf lo = splat(kInf), hi = splat(-kInf);
+  vi nm = {};
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const vf a = ld(x + i);
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    nm |= a != a;
+  }
+  float l = kInf, h = -kInf;
+  for (int j = 0; j < W; ++j) {
+    l = lo[j] < l ? lo[j] : l;
+    h = hi[j] > h ? hi[j] : h;
+  }
+  bool nan = any(nm);
+  for (; i < n; ++i) {
+    l = x[i] < l ? x[i] : l;
+    h = x[i] > h ? x[i] : h;
+    nan = nan || x[i] != x[i];
+  }
+  *mn = nan ? std::numeric_limits<float>::quiet_NaN() : l;
+  *mx = nan ? std::numeric_limits<float>::quiet_NaN() : h;
 }
 
 template <bool kMax, bool kIdx>
@@ -607,7 +634,8 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
+                           &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),
      true);

@@ -8,8 +8,10 @@
 #include "backend/common/iter.h"
 #include "backend/common/unary_math.h"
 #include "backend/cpu/arith_loops.h"
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/special_math.h"
 #include "backend/kernels/unary_ext.h"
 
 namespace lucid::cpu {
@@ -220,11 +222,12 @@ void clamp(const TensorImpl& out, const TensorImpl& in, const TensorImpl* lo, co
   });
 }
 
+// Selects, no branches (the contiguous loop vectorises).
 template <typename M>
 inline M nan_to_num_fn(M v, M nan, M pos, M neg) {
-  if (std::isnan(v)) return nan;
-  if (std::isinf(v)) return v > M(0) ? pos : neg;
-  return v;
+  constexpr M inf = std::numeric_limits<M>::infinity();
+  const M r = v == inf ? pos : (v == -inf ? neg : v);
+  return v != v ? nan : r;
 }
 
 void nan_to_num(const TensorImpl& out, const TensorImpl& in, double nan, double posinf, double neginf) {
@@ -257,9 +260,37 @@ void floating_map(const TensorImpl& out, const TensorImpl& in, const char* name,
 }
 
 void logit(const TensorImpl& out, const TensorImpl& in, double eps) {
+  const bool clamp = eps >= 0;
+  if (in.dtype() == Dtype::F32 || in.dtype() == Dtype::F64) {
+    // log(x / (1 - x)): the quotients of a block into a buffer, then the vectorised per-ISA log loop
+    // (the same log as lucid.log) from the buffer into out.
+    dispatch_float(in.dtype(), "logit", [&]<typename T>() {
+      const T lo = T(eps), hi = T(1) - T(eps);
+      const UnaryLoop lg = unary_loop_for(UnaryOp::Log, in.dtype());
+      auto it = Iter<2>::make({&out, &in});
+      parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+        it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+          constexpr int64_t kBlock = 1024;
+          alignas(64) T buf[kBlock];
+          for (int64_t off = 0; off < n; off += kBlock) {
+            const int64_t m = n - off < kBlock ? n - off : kBlock;
+            const char* src = p[1] + off * s[1];
+            for (int64_t i = 0; i < m; ++i) {
+              T x = *reinterpret_cast<const T*>(src + i * s[1]);
+              if (clamp) x = x < lo ? lo : (x > hi ? hi : x);
+              buf[i] = x / (T(1) - x);  // x = 1: inf, whose log is inf
+            }
+            char* ptrs[2] = {p[0] + off * s[0], reinterpret_cast<char*>(buf)};
+            const int64_t st[2] = {s[0], int64_t(sizeof(T))};
+            lg(ptrs, st, m);
+          }
+        });
+      });
+    });
+    return;
+  }
   floating_map(out, in, "logit", [&]<typename M>() {
     const M lo = M(eps), hi = M(1) - M(eps);
-    const bool clamp = eps >= 0;
     return [=](M x) {
       if (clamp) x = x < lo ? lo : (x > hi ? hi : x);
       return x == M(1) ? std::numeric_limits<M>::infinity() : std::log(x / (M(1) - x));
@@ -273,47 +304,6 @@ void round_decimals(const TensorImpl& out, const TensorImpl& in, int64_t decimal
     const M ten = M(std::pow(10.0, double(neg ? -decimals : decimals)));
     return [=](M x) { return neg ? std::nearbyint(x / ten) * ten : std::nearbyint(x * ten) / ten; };
   });
-}
-
-// Hurwitz zeta(x, q) (Cephes, as PyTorch's zeta).
-double zeta(double x, double q) {
-  constexpr double MACHEP = 1.11022302462515654042E-16;
-  static const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
-                             7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
-                             -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18};
-  if (x == 1.0) return std::numeric_limits<double>::infinity();
-  if (x < 1.0) return std::numeric_limits<double>::quiet_NaN();
-  if (q <= 0.0) {
-    if (q == std::floor(q)) return std::numeric_limits<double>::infinity();
-    if (x != std::floor(x)) return std::numeric_limits<double>::quiet_NaN();
-  }
-  double s = std::pow(q, -x), a = q, b = 0.0;
-  int i = 0;
-  while (i < 9 || a <= 9.0) {
-    i += 1;
-    a += 1.0;
-    b = std::pow(a, -x);
-    s += b;
-    if (-MACHEP * s < b && b < MACHEP * s) return s;
-  }
-  const double w = a;
-  s += b * w / (x - 1.0);
-  s -= 0.5 * b;
-  a = 1.0;
-  double k = 0.0;
-  for (int j = 0; j < 12; ++j) {
-    a *= x + k;
-    b /= w;
-    double t = a * b / A[j];
-    s = s + t;
-    t = std::fabs(t / s);
-    if (t < MACHEP) return s;
-    k += 1.0;
-    a *= x + k;
-    b /= w;
-    k += 1.0;
-  }
-  return s;
 }
 
 double trigamma(double x) {  // PyTorch's calc_trigamma
@@ -338,7 +328,7 @@ void polygamma(const TensorImpl& out, const TensorImpl& in, int64_t n) {
     const double fact = std::exp(std::lgamma(double(n) + 1.0)) * ((n % 2) ? 1.0 : -1.0);
     return [=](M x) {
       if (n == 1) return M(trigamma(double(x)));
-      return M(fact * zeta(double(n + 1), double(x)));
+      return M(fact * sm::zeta(double(n + 1), double(x)));
     };
   });
 }

@@ -19,9 +19,13 @@ struct RowKernels {
   // One contiguous run (n >= 1): its max (want_max) or min, NaN if any; with idx, the position of
   // the first extreme (of the first NaN if any).
   float (*extreme_f32)(const float* x, int64_t n, bool want_max, int64_t* idx);
+  // One contiguous run (n >= 1): its min and max in one pass, both NaN if it holds a NaN.
+  void (*minmax_f32)(const float* x, int64_t n, float* mn, float* mx);
   // Column step of an outer-dim max/min: for j < k, when acc[j] is not NaN and p[j] is NaN or
   // better, acc[j] = p[j] and (idx non-null) idx[j] = c.
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
+  // One contiguous run: the sum of (x - c)^2 (float lanes in blocks of 1024, totals in double).
+  double (*sqdev_sum_f32)(const float* x, int64_t n, float c);
   // acc[j] += double(p[j]) for j < k.
   void (*sum_cols_f32)(double* acc, const float* p, int64_t k);
   // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.

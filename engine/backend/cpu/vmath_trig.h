@@ -192,11 +192,13 @@ LUCID_VM double acos(double x) {
   const double t = small ? x * x : (1.0 - ax) * 0.5;
   const double r = asin_r(t);
   const double s = std::sqrt(t);
-  const double res_small = kPio2Hi - (x - (kPio2Lo - x * r));
-  const double res_neg = 2.0 * kPio2Hi - 2.0 * (s + (r * s - kPio2Lo));
+  // explicit fmas: left to the compiler, the vector body and the scalar tail of a loop contracted
+  // these differently, so a value's last bit depended on its position (strided vs contiguous)
+  const double res_small = kPio2Hi - (x - std::fma(-x, r, kPio2Lo));
+  const double res_neg = 2.0 * kPio2Hi - 2.0 * (s + std::fma(r, s, -kPio2Lo));
   const double df = i2d(d2i(s) & int64_t(0xffffffff00000000ULL));
   const double c = t == 0.0 ? 0.0 : (t - df * df) / (s + df);
-  const double res_pos = 2.0 * (df + (r * s + c));
+  const double res_pos = 2.0 * (df + std::fma(r, s, c));
   const double res = small ? res_small : (x < 0.0 ? res_neg : res_pos);
   return ax > 1.0 ? Lim<double>::nan : res;
 }

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "backend/cpu/vmath_exp.h"
+#include "backend/cpu/vmath_hyp.h"
 #include "backend/cpu/vmath_special.h"
 #include "backend/cpu/vmath_trig.h"
 #include "backend/kernels/elementwise.h"
@@ -15,6 +16,7 @@ template <UnaryOp Op, typename M>
 constexpr bool has_vec() {
   using U = UnaryOp;
   if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv) return std::is_same_v<M, float>;  // float only
+  else if constexpr (Op == U::Asinh || Op == U::Acosh) return std::is_same_v<M, float>;
 #if defined(__FMA__)  // without FMA (baseline build) the roundings of exp2's Horner steps exceed 1 ulp: libm
   else if constexpr (Op == U::Exp2) return true;
 #endif
@@ -42,6 +44,8 @@ LUCID_VM M apply_vec(M x) {
   else if constexpr (Op == U::Sinh) return sinh(x);
   else if constexpr (Op == U::Cosh) return cosh(x);
   else if constexpr (Op == U::Atanh) return atanh(x);
+  else if constexpr (Op == U::Asinh) return asinh(x);
+  else if constexpr (Op == U::Acosh) return acosh(x);
   else if constexpr (Op == U::Sigmoid) return sigmoid(x);
   else if constexpr (Op == U::Sin) return sin(x);
   else if constexpr (Op == U::Cos) return cos(x);
@@ -60,16 +64,17 @@ LUCID_VM M apply_vec(M x) {
   else return x;
 }
 
-// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h).
+// Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h, vmath_special.h).
 template <UnaryOp Op>
 constexpr bool has_fast() {
   return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Log2 || Op == UnaryOp::Log10 ||
-         Op == UnaryOp::Sigmoid;
+         Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast_ok(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
+  else if constexpr (Op == UnaryOp::Erfinv) return erfinv_fast_ok(float(x));  // float only (has_vec)
   else return log_fast_ok(x);
 }
 template <UnaryOp Op, typename M>
@@ -78,6 +83,7 @@ LUCID_VM M apply_fast(M x) {
   else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
   else if constexpr (Op == UnaryOp::Log2) return log2_fast(x);
   else if constexpr (Op == UnaryOp::Log10) return log10_fast(x);
+  else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
   else return log_fast(x);
 }
 

@@ -1,0 +1,148 @@
+// The special functions (ops/special.h): forward and, right under it, the backward in lucid ops.
+#include "ops/special.h"
+
+#include <cmath>
+
+#include "ops/compare.h"
+#include "ops/copy.h"
+#include "ops/creation.h"
+#include "ops/graph.h"
+#include "ops/unary.h"
+
+namespace lucid {
+
+namespace {
+
+Scalar sc(double v) { return Scalar::from_double(v); }
+
+// The floating dtype of the computation: integers/bool -> the default float dtype; complex refused.
+Dtype special_dtype(Dtype d, const char* name) {
+  LUCID_CHECK(!is_complex(d), NotImplemented, "[" << name << "] is not implemented for " << dtype_name(d) << " tensors");
+  return is_integral(d, true) ? default_dtype() : d;
+}
+
+// The gradient of one special function, given its input x and output y.
+Tensor special_grad(SpecialOp op, const Tensor& g, const Tensor& x, const Tensor& y) {
+  constexpr double kSqrt2Pi = 2.50662827463100050242, k2OverSqrtPi = 1.12837916709551257390;
+  switch (op) {
+    case SpecialOp::I0: return mul(g, special(SpecialOp::I1, x));  // I0' = I1
+    case SpecialOp::I0e:  // (e^-|x| I0)' = I1e - sgn(x) I0e
+      return mul(g, sub(special(SpecialOp::I1e, x), mul(unary(UnaryOp::Sign, x), y)));
+    case SpecialOp::I1:  // I1' = I0 - I1 / x, 1/2 at 0
+      return mul(g, where(eq(x, sc(0.0)), sc(0.5), sub(special(SpecialOp::I0, x), div(y, x))));
+    case SpecialOp::I1e:  // (e^-|x| I1)' = I0e - I1e (sgn(x) + 1/x), 1/2 at 0
+      return mul(g, where(eq(x, sc(0.0)), sc(0.5),
+                          sub(special(SpecialOp::I0e, x),
+                              mul(y, add(unary(UnaryOp::Sign, x), unary(UnaryOp::Reciprocal, x))))));
+    case SpecialOp::Erfcx:  // 2 x erfcx(x) - 2 / sqrt(pi)
+      return mul(g, sub(mul(mul(x, y), sc(2.0)), sc(k2OverSqrtPi)));
+    case SpecialOp::Ndtri:  // sqrt(2 pi) e^{y^2 / 2}
+      return mul(g, mul(unary(UnaryOp::Exp, mul(mul(y, y), sc(0.5))), sc(kSqrt2Pi)));
+    case SpecialOp::LogNdtr:  // phi(x) / Phi(x) = e^{-x^2/2 - y} / sqrt(2 pi)
+      return mul(g, div(unary(UnaryOp::Exp, neg(add(mul(mul(x, x), sc(0.5)), y))), sc(kSqrt2Pi)));
+  }
+  return g;
+}
+
+// The result of an op computed out of place, written into self (PyTorch's rules for x.op_()).
+Tensor write_result(const Tensor& self, const Tensor& result, const char* name) {
+  LUCID_CHECK(result->shape() == self->shape(), ShapeMismatch,
+              "[" << name << "_] output with shape " << shape_str(self->shape()) << " doesn't match the broadcast shape "
+                  << shape_str(result->shape()));
+  LUCID_CHECK(can_cast(result->dtype(), self->dtype()), DtypeMismatch,
+              "[" << name << "_] result type " << dtype_name(result->dtype())
+                  << " can't be cast to the desired output type " << dtype_name(self->dtype()));
+  copy_(self, result);
+  return self;
+}
+
+}  // namespace
+
+const char* grad_name(SpecialOp op) {
+  switch (op) {
+    case SpecialOp::I0: return "I0Backward0";
+    case SpecialOp::I0e: return "SpecialI0EBackward0";
+    case SpecialOp::I1: return "SpecialI1Backward0";
+    case SpecialOp::I1e: return "SpecialI1EBackward0";
+    case SpecialOp::Erfcx: return "SpecialErfcxBackward0";
+    case SpecialOp::Ndtri: return "SpecialNdtriBackward0";
+    case SpecialOp::LogNdtr: return "SpecialLogNdtrBackward0";
+  }
+  return "?";
+}
+
+const char* special_name(SpecialOp op) {
+  switch (op) {
+    case SpecialOp::I0: return "i0";
+    case SpecialOp::I0e: return "special.i0e";
+    case SpecialOp::I1: return "special.i1";
+    case SpecialOp::I1e: return "special.i1e";
+    case SpecialOp::Erfcx: return "special.erfcx";
+    case SpecialOp::Ndtri: return "special.ndtri";
+    case SpecialOp::LogNdtr: return "special.log_ndtr";
+  }
+  return "?";
+}
+
+Tensor special(SpecialOp op, const Tensor& x_in) {
+  const char* name = special_name(op);
+  const Tensor x = cast(x_in, special_dtype(x_in->dtype(), name));
+  Tensor out = TensorImpl::empty(x->shape(), x->dtype(), x->device());
+  if (out->numel()) special_kernel(x->device())(op, *out, *x);
+  record(grad_name(op), {&x}, {&out}, {SavedTensor(x, false), SavedTensor(out, true)},
+         [op](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           return std::vector<Tensor>{special_grad(op, g[0], s[0], s[1])};
+         });
+  return out;
+}
+
+Tensor special_(SpecialOp op, const Tensor& self) { return write_result(self, special(op, self), special_name(op)); }
+
+const char* special_name(SpecialBinaryOp op) {
+  switch (op) {
+    case SpecialBinaryOp::Igamma: return "igamma";
+    case SpecialBinaryOp::Igammac: return "igammac";
+    case SpecialBinaryOp::Zeta: return "special.zeta";
+  }
+  return "?";
+}
+
+Tensor special_binary(SpecialBinaryOp op, const Operand& a, const Operand& b) {
+  const char* name = special_name(op);
+  LUCID_CHECK(std::holds_alternative<Tensor>(a) || std::holds_alternative<Tensor>(b), Type,
+              "[" << name << "] expected at least one tensor operand");
+  const Device dev = binary_detail::pick_device(a, b, name);
+  const Dtype dt = special_dtype(result_type(a, b), name);
+  const Shape shape = broadcast_shapes(binary_detail::shape_of(a), binary_detail::shape_of(b), name);
+  const Tensor ta = binary_detail::materialize(a, dt, dev, shape);
+  const Tensor tb = binary_detail::materialize(b, dt, dev, shape);
+  Tensor out = TensorImpl::empty(shape, dt, dev);
+  if (out->numel()) special_binary_kernel(dev)(op, *out, *ta, *tb);
+  // igamma/igammac: d/dx = +-x^(a-1) e^-x / Gamma(a); zeta: d/dq = -x zeta(x + 1, q). The first
+  // operand has no derivative (as in PyTorch: its backward raises).
+  const char* grad = op == SpecialBinaryOp::Igamma    ? "IgammaBackward0"
+                     : op == SpecialBinaryOp::Igammac ? "IgammacBackward0"
+                                                      : "SpecialZetaBackward0";
+  record(grad, {&ta, &tb}, {&out}, {SavedTensor(ta, false), SavedTensor(tb, false)},
+         [op, name](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
+           LUCID_CHECK(!n.needs_input_grad(0), NotImplemented,
+                       "the derivative for '" << name << ": input' is not implemented.");
+           const Tensor& a = s[0];
+           const Tensor& x = s[1];
+           Tensor d;
+           if (op == SpecialBinaryOp::Zeta) {
+             d = neg(mul(a, special_binary(SpecialBinaryOp::Zeta, add(a, sc(1.0)), x)));
+           } else {
+             d = unary(UnaryOp::Exp, sub(sub(mul(sub(a, sc(1.0)), unary(UnaryOp::Log, x)), x), unary(UnaryOp::Lgamma, a)));
+             if (op == SpecialBinaryOp::Igammac) d = neg(d);
+           }
+           return std::vector<Tensor>{nullptr, mul(g[0], d)};
+         });
+  return out;
+}
+
+Tensor special_binary_(SpecialBinaryOp op, const Tensor& self, const Operand& other) {
+  return write_result(self, special_binary(op, self, other), special_name(op));
+}
+
+}  // namespace lucid

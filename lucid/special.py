@@ -1,0 +1,147 @@
+"""lucid.special: PyTorch's torch.special. The modified Bessel functions i0/i0e/i1/i1e, erfcx, ndtri,
+log_ndtr, zeta and the regularized incomplete gamma functions are engine ops (ops/special.h, with
+their gradients); the rest are the op library's functions under their torch.special names or thin
+compositions of them (ndtr, entr, xlog1py, multigammaln)."""
+import math
+
+import lucid
+from lucid import _C
+from lucid._C import Tensor
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
+           "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit",
+           "logsumexp", "modified_bessel_i0", "modified_bessel_i1", "multigammaln", "ndtr", "ndtri", "polygamma",
+           "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
+
+i0 = _C.i0
+igamma, igammac = _C.igamma, _C.igammac
+
+
+def i0e(input):
+    """Exponentially scaled modified Bessel function of the first kind, order 0: exp(-|x|) i0(x)."""
+    return _C.special_i0e(input)
+
+
+def i1(input):
+    """Modified Bessel function of the first kind, order 1."""
+    return _C.special_i1(input)
+
+
+def i1e(input):
+    """Exponentially scaled modified Bessel function of the first kind, order 1: exp(-|x|) i1(x)."""
+    return _C.special_i1e(input)
+
+
+def erfcx(input):
+    """Scaled complementary error function exp(x^2) erfc(x)."""
+    return _C.special_erfcx(input)
+
+
+def ndtri(input):
+    """The inverse of the standard normal CDF (the argument x with ndtr(x) = input)."""
+    return _C.special_ndtri(input)
+
+
+def log_ndtr(input):
+    """log of the standard normal CDF, accurate in the left tail."""
+    return _C.special_log_ndtr(input)
+
+
+def zeta(input, other):
+    """Hurwitz zeta function sum_k (k + other)^-input."""
+    return _C.special_zeta(input, other)
+
+
+def gammainc(input, other):
+    """Regularized lower incomplete gamma function P(input, other) (= lucid.igamma)."""
+    return _C.igamma(input, other)
+
+
+def gammaincc(input, other):
+    """Regularized upper incomplete gamma function Q(input, other) (= lucid.igammac)."""
+    return _C.igammac(input, other)
+
+
+def _as_tensor(x):
+    # a Python number as a 0-d tensor: it promotes with a tensor exactly as the number would
+    return x if isinstance(x, Tensor) else lucid.tensor(x)
+
+
+def ndtr(input):
+    """Standard normal CDF: (1 + erf(x / sqrt(2))) / 2, as erfc(-x / sqrt(2)) / 2."""
+    return lucid.erfc(input * -0.7071067811865476) * 0.5
+
+
+def entr(input):
+    """Elementwise entropy: -x log(x) for x > 0, 0 at 0, -inf for x < 0."""
+    return lucid.where(input < 0, -math.inf, -lucid.xlogy(input, input))
+
+
+def xlog1py(input, other):
+    """x * log1p(y), 0 where x == 0 (unless y is NaN)."""
+    x, y = _as_tensor(input), _as_tensor(other)
+    if not (x.dtype.is_floating_point or y.dtype.is_floating_point):
+        y = y.to(lucid.get_default_dtype())
+    v = x * lucid.log1p(y)
+    return lucid.where((x == 0) & ~lucid.isnan(y), 0.0, v)
+
+
+def multigammaln(input, p):
+    """Multivariate log-gamma of dimension p: p(p-1)/4 log(pi) + sum_j lgamma(x - j/2), j < p."""
+    if not isinstance(p, int) or isinstance(p, bool) or p < 1:
+        raise ValueError(f"special.multigammaln: p has to be a positive integer (got {p!r})")
+    if not bool((input > (p - 1) / 2).all()):
+        raise ValueError(f"special.multigammaln: all elements must be greater than (p-1)/2 = {(p - 1) / 2}")
+    j = lucid.arange(p, dtype=input.dtype, device=input.device) * -0.5
+    return lucid.lgamma(input.unsqueeze(-1) + j).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+
+
+def softmax(input, dim, *, dtype=None):
+    """torch.special.softmax (= lucid.softmax)."""
+    return lucid.nn.functional.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """torch.special.log_softmax (= lucid.log_softmax)."""
+    return lucid.nn.functional.log_softmax(input, dim, dtype=dtype)
+
+
+def logsumexp(input, dim, keepdim=False):
+    """torch.special.logsumexp (= lucid.logsumexp)."""
+    return lucid.logsumexp(input, dim, keepdim)
+
+
+def polygamma(n, input):
+    return lucid.polygamma(n, input)
+
+
+def round(input, *, decimals=0):  # noqa: A001
+    return lucid.round(input, decimals=decimals)
+
+
+def _alias(target):
+    fn = getattr(lucid, target)
+
+    def f(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return f
+
+
+for _name, _target in (("digamma", "digamma"), ("psi", "digamma"), ("erf", "erf"), ("erfc", "erfc"),
+                       ("erfinv", "erfinv"), ("exp2", "exp2"), ("expit", "sigmoid"), ("expm1", "expm1"),
+                       ("gammaln", "lgamma"), ("log1p", "log1p"), ("logit", "logit"), ("sinc", "sinc"),
+                       ("xlogy", "xlogy")):
+    globals()[_name] = _alias(_target)
+    globals()[_name].__name__ = _name
+    globals()[_name].__qualname__ = _name
+    globals()[_name].__doc__ = f"torch.special.{_name} (= lucid.{_target})."
+modified_bessel_i0, modified_bessel_i1 = i0, i1
+
+# out= on every function (PyTorch's semantics, lucid/_out.py)
+from lucid import _out  # noqa: E402
+_out.install(globals(), [n for n in __all__ if n not in ("softmax", "log_softmax")] + ["igamma", "igammac"],
+             overlap=True)
+
+# Not here yet (torch.special has them, without gradients): airy_ai, bessel_j0/j1/y0/y1,
+# modified_bessel_k0/k1, scaled_modified_bessel_k0/k1, spherical_bessel_j0 and the orthogonal
+# polynomials (chebyshev_*, hermite_*, laguerre_polynomial_l, legendre_polynomial_p).
