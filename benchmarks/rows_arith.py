@@ -1,5 +1,6 @@
 """Arithmetic elementwise rows (engine/backend/cpu/arith_simd.h): clamp, pow's special scalar
-exponents, remainder / fmod / floor_divide, hypot, and the float32 <-> float16 / bfloat16 casts, on
+exponents, remainder / fmod / floor_divide, hypot, the float32 <-> float16 / bfloat16 casts, and the
+binary math of engine/backend/cpu/vmath_binary.h (pow, x ** 2.5, atan2, logaddexp, logaddexp2), on
 1M (quick) and 10M elements."""
 import lucid
 import torch
@@ -22,6 +23,11 @@ def arith_rows(device, quick):
              ("fmod", lambda: lucid.fmod(a, b), lambda: torch.fmod(ta, tb), 3),
              ("floor_divide", lambda: lucid.floor_divide(a, b), lambda: torch.floor_divide(ta, tb), 3),
              ("hypot", lambda: lucid.hypot(a, b), lambda: torch.hypot(ta, tb), 3),
+             ("pow", lambda: lucid.pow(p, b), lambda: torch.pow(tp, tb), 3),
+             ("pow x ** 2.5", lambda: p ** 2.5, lambda: tp ** 2.5, 2),
+             ("atan2", lambda: lucid.atan2(a, b), lambda: torch.atan2(ta, tb), 3),
+             ("logaddexp", lambda: lucid.logaddexp(a, b), lambda: torch.logaddexp(ta, tb), 3),
+             ("logaddexp2", lambda: lucid.logaddexp2(a, b), lambda: torch.logaddexp2(ta, tb), 3),
              ("to float16", lambda: a.half(), lambda: ta.half(), 1.5),
              ("to bfloat16", lambda: a.bfloat16(), lambda: ta.bfloat16(), 1.5),
              ("float16 to float32", lambda: h.float(), lambda: th.float(), 1.5)]

@@ -36,11 +36,11 @@ FUNCS = {
     "cosh": (np.cosh, [(-89, 89), (-2, 2), (-710, 710, "f64")], 1.0, 1.0),
     "atanh": (np.arctanh, [(-1, 1), (-0.01, 0.01)], 1.0, 1.0),
     "sigmoid": (_sigmoid, [(-80, 80), (-5, 5)], 2.5, 2.5),  # 1 / (1 + exp(-x)), as PyTorch
-    "sin": (np.sin, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
-    "cos": (np.cos, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
+    "sin": (np.sin, [(-10, 10), (-12, 12), (-1e4, 1e4), (1.3e5, 1.32e5), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
+    "cos": (np.cos, [(-10, 10), (-12, 12), (-1e4, 1e4), (1.3e5, 1.32e5), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
     "tan": (np.tan, [(-10, 10), (-1e4, 1e4), (-1e6, 1e6), (-1e9, 1e9)], 1.0, 1.0),
-    "asin": (np.arcsin, [(-1, 1), (-1e-3, 1e-3), (0.97, 1)], 1.0, 1.0),
-    "acos": (np.arccos, [(-1, 1), (-1e-3, 1e-3), (0.97, 1), (-1, -0.97)], 1.0, 1.0),
+    "asin": (np.arcsin, [(-1, 1), (-1e-3, 1e-3), (0.97, 1), (0.45, 0.55)], 1.0, 1.0),
+    "acos": (np.arccos, [(-1, 1), (-1e-3, 1e-3), (0.97, 1), (-1, -0.97), (0.45, 0.55), (-0.55, -0.45)], 1.0, 1.0),
     "atan": (np.arctan, [(-10, 10), (-1e-3, 1e-3), (-1e6, 1e6)], 1.0, 1.0),
 }
 # float32 only (float64 keeps libm): reference per element
@@ -295,3 +295,15 @@ def test_logaddexp_float32(name):
         want = getattr(np, name)(A.astype(np.float64), B.astype(np.float64)).astype(np.float32)
     edge = ~np.isfinite(want) | ~np.isfinite(A) | ~np.isfinite(B)
     np.testing.assert_array_equal(got[edge], want[edge])
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_trig_float32_near_quadrant_points(name):
+    """float32 sin/cos where the reduced argument cancels most: the floats nearest k pi/2 (small
+    blocks below 12, the native reduction up to 2^17, and beyond), within 1 ulp of float64."""
+    k = np.concatenate([np.arange(1, 8), np.arange(8, 83000, 97), np.arange(83000, 700000, 9973)])
+    c = (k * (np.pi / 2)).astype(np.float32)
+    x = np.concatenate([c, np.nextafter(c, np.float32(0)), np.nextafter(c, np.float32(np.inf)), -c])
+    for xs in (x[x < 12], x):  # all-small blocks and mixed ones
+        ref = getattr(np, name)(xs.astype(np.float64))
+        assert _ulps(_run(name, xs), ref, np.float32).max() <= 1.0

@@ -87,10 +87,19 @@ LUCID_VM M apply_fast(M x) {
   else return log_fast(x);
 }
 
-// sin/cos/tan reduce their argument exactly below kTrigMax only: larger finite lanes go to libm.
+// sin/cos/tan reduce their argument exactly below a limit only: blocks with larger finite lanes take
+// the float-in-double functions (sin_wide...) below kTrigMax and libm above, lane by lane. The FMA
+// builds' native float functions have the limit kTrigMaxF, and a cheaper reduction for blocks with all
+// lanes below kTrigSmallF (trig_small: the same bound, but its result may differ from the other
+// path's in the last bit, as SLEEF's per-vector choice of reduction).
 template <UnaryOp Op>
 constexpr bool has_fallback() {
   return Op == UnaryOp::Sin || Op == UnaryOp::Cos || Op == UnaryOp::Tan;
+}
+template <UnaryOp Op, typename M>
+constexpr M trig_limit() {  // tan: float in double on every build
+  if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) return kTrigMaxF;
+  else return M(kTrigMax);
 }
 template <typename M>
 LUCID_VM bool trig_big(M x) {
@@ -103,6 +112,20 @@ M trig_libm(M x) {
   else if constexpr (Op == UnaryOp::Cos) return std::cos(x);
   else return std::tan(x);
 }
+template <UnaryOp Op, typename M>
+LUCID_VM M trig_wide(M x) {
+  if constexpr (std::is_same_v<M, double>) return apply_vec<Op, M>(x);
+  else if constexpr (Op == UnaryOp::Sin) return sin_wide(x);
+  else if constexpr (Op == UnaryOp::Cos) return cos_wide(x);
+  else return tan_wide(x);
+}
+#if defined(__FMA__)
+template <UnaryOp Op>
+LUCID_VM float trig_small(float x) {
+  if constexpr (Op == UnaryOp::Sin) return sin_nf<true>(x);
+  else return cos_nf<true>(x);
+}
+#endif
 
 // The loop (a UnaryLoop of loops.h) for T = float/double and half/bfloat16 (computed in float).
 // Contiguous float/double runs go straight through in blocks; strided runs and half/bfloat16 through
@@ -121,15 +144,25 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
   }
   if constexpr (has_fallback<Op>()) {
     using I = typename Lim<M>::I;
-    I big = 0;  // any finite |x| >= kTrigMax (on the bits: an integer or-reduction vectorises)
+    I mx = 0;  // the largest finite |x| (on the bits: an integer max-reduction vectorises)
     for (int64_t i = 0; i < m; ++i) {
       const I a = to_bits(x[i]) & ~(I(1) << (sizeof(M) * 8 - 1));
-      big |= I(a >= to_bits(M(kTrigMax)) && a < to_bits(Lim<M>::inf));
+      const I f = a < to_bits(Lim<M>::inf) ? a : I(0);
+      mx = f > mx ? f : mx;
     }
-    if (big) {
+#if defined(__FMA__)
+    if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) {
+      if (mx < to_bits(kTrigSmallF)) {
+        for (int64_t i = 0; i < m; ++i) o[i] = trig_small<Op>(x[i]);
+        return;
+      }
+    }
+#endif
+    if (mx >= to_bits(trig_limit<Op, M>())) {
       for (int64_t i = 0; i < m; ++i) {
         const M v = x[i];
-        o[i] = trig_big(v) ? trig_libm<Op>(v) : apply_vec<Op, M>(v);
+        o[i] = trig_big(v) ? trig_libm<Op>(v)
+               : abs_(v) < trig_limit<Op, M>() ? apply_vec<Op, M>(v) : trig_wide<Op, M>(v);  // per lane
       }
       return;
     }
