@@ -45,15 +45,7 @@ inline float vexpm1(float x) {
   y = x == 0.0f ? x : y;  // keeps -0
   return x != x ? x : y;
 }
-// tanh: a polynomial below |x| = 0.625 (Cephes tanhf), 1 - 2 / (exp(2|x|) + 1) above.
-inline float vtanh(float x) {
-  const float ax = std::abs(x);
-  const float z = x * x;
-  const float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
-                        1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
-  float big = 1.0f - 2.0f / (vexp(2.0f * ax) + 1.0f);
-  big = x < 0.0f ? -big : big;
-  return ax < 0.625f ? (x == 0.0f ? x : small) : big;
-}
+// tanh is the unary op's (vmath_exp.h: at most 1 ulp).
+inline float vtanh(float x) { return tanh(x); }
 
 }  // namespace lucid::cpu::vmath

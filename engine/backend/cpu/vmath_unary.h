@@ -67,7 +67,8 @@ LUCID_VM M apply_vec(M x) {
 // Ops with a fast version for blocks whose lanes are all in its range (vmath_exp.h, vmath_special.h).
 template <UnaryOp Op>
 constexpr bool has_fast() {
-  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv;
+  return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Log2 || Op == UnaryOp::Log10 ||
+         Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
@@ -80,6 +81,8 @@ template <UnaryOp Op, typename M>
 LUCID_VM M apply_fast(M x) {
   if constexpr (Op == UnaryOp::Exp) return exp_fast(x);
   else if constexpr (Op == UnaryOp::Sigmoid) return sigmoid_fast(x);
+  else if constexpr (Op == UnaryOp::Log2) return log2_fast(x);
+  else if constexpr (Op == UnaryOp::Log10) return log10_fast(x);
   else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
   else return log_fast(x);
 }
