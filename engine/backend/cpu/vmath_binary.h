@@ -191,7 +191,7 @@ LUCID_VM float atan2_f(float y, float x) {
 
 // logaddexp(2): max + c log1p(E), E = e^d or 2^d for d = min - max <= 0 (d + dl exactly): E in
 // double-float (Eh + El), log1p(E) = 2 atanh(E / (2 + E)) with the division's remainder, the sum
-// with max in double-float. Fast: a, b finite, |a - b| < 85.
+// with max in double-float. Fast: a, b finite, |a - b| < 64.
 template <bool kFast, bool kBase2>
 LUCID_VM float logaddexp_f(float a, float b) {
   using namespace nf;
@@ -240,13 +240,17 @@ LUCID_VM float logaddexp_f(float a, float b) {
   else lo += s * z * poly(z, kLaeR);
   const bool same = d == 0.0f;  // a == b: c log1p(1) exactly (logaddexp2(a, a) = a + 1)
   hi = sel(same, kBase2 ? 1.0f : kLn2H, hi), lo = sel(same, kBase2 ? 0.0f : kLn2L, lo);
-  if constexpr (!kFast) {  // n < -123: c E / 2, scaled last (s would lose the bits of a denormal E)
-    const bool tiny = n < -123;
+  if constexpr (!kFast) {
+    // n < -92: c log1p(E) = c E / 2 = (th2 + tl2) 2^n, rounded once into the denormals: hi the
+    // rounded th2 2^n, lo the rest rounded to the denormal spacing (hi + lo exact)
+    const bool tiny = n < -92;
     const float th2 = (0.5f * ch) * eh;
     const float tl2 = std::fma(0.5f * ch, eh, -th2) + std::fma(0.5f * cl, eh, (0.5f * ch) * el);
-    const int32_t n1 = n >> 1;
-    const float p1 = pow2i(n1), p2 = pow2i(n - n1);
-    hi = sel(tiny, th2 * p1 * p2, hi), lo = sel(tiny, tl2 * p1 * p2, lo);
+    const int32_t n1 = n >> 1, n2 = n - n1;
+    const float p1 = pow2i(n1), p2 = pow2i(n2);
+    const float a1 = th2 * p1, hi2 = a1 * p2;
+    const float rem = (a1 - hi2 * pow2i(-n2)) + tl2 * p1;
+    hi = sel(tiny, hi2, hi), lo = sel(tiny, rem * p2, lo);
   }
   const float S = m + hi, sb = S - m, Se = (m - (S - sb)) + (hi - sb);
   float res = S + (Se + lo);
@@ -276,7 +280,7 @@ LUCID_VM bool fast_ok_binary(float a, float b) {
   if constexpr (Op == B::Pow) return (ua - 0x00800000u < 0x7f000000u) & ((ub & 0x7fffffffu) < 0x7f800000u);
   else if constexpr (Op == B::Atan2)  // |a|, |b| in [2^-64, 2^100]
     return ((ua & 0x7fffffffu) - 0x1f800000u <= 0x52000000u) & ((ub & 0x7fffffffu) - 0x1f800000u <= 0x52000000u);
-  else return abs_(a - b) < 85.0f;  // E >= 2^-123; NaN, inf: false
+  else return abs_(a - b) < 64.0f;  // E >= 2^-93; NaN, inf: false
 }
 template <BinaryOp Op>
 LUCID_VM float apply_fast_binary(float a, float b) {
