@@ -45,7 +45,22 @@ inline float vexpm1(float x) {
   y = x == 0.0f ? x : y;  // keeps -0
   return x != x ? x : y;
 }
+#if defined(__FMA__)
 // tanh is the unary op's (vmath_exp.h: at most 1 ulp).
 inline float vtanh(float x) { return tanh(x); }
+#else
+// Without FMA (the generic build of activation.cpp/rnn.cpp) the unary op's tanh computes in double,
+// which does not vectorise as well in these loops: a float polynomial below |x| = 0.625 (Cephes
+// tanhf), 1 - 2 / (exp(2|x|) + 1) above (max error 1.33 ulp).
+inline float vtanh(float x) {
+  const float ax = std::abs(x);
+  const float z = x * x;
+  const float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
+                        1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
+  float big = 1.0f - 2.0f / (vexp(2.0f * ax) + 1.0f);
+  big = x < 0.0f ? -big : big;
+  return ax < 0.625f ? (x == 0.0f ? x : small) : big;
+}
+#endif
 
 }  // namespace lucid::cpu::vmath
