@@ -124,3 +124,22 @@ def test_var_whole_float32_single_pass(n):
     tg = lucid.tensor(x[:m]).requires_grad_()
     lucid.var(tg).backward()
     np.testing.assert_allclose(tg.grad.numpy(), 2 * (x64[:m] - x64[:m].mean()) / (m - 1), rtol=1e-3, atol=1e-7)
+
+
+@pytest.mark.parametrize("decimals", [2, 0, -1, 3])
+def test_round_decimals_and_nan_to_num_float32_rows(decimals):
+    """float32 round(decimals) and nan_to_num: contiguous runs through the per-ISA rows, strided
+    ones element by element; both the same bits, and the same as PyTorch's formula."""
+    rng = np.random.default_rng(decimals + 10)
+    x = (rng.standard_normal(5003) * 100).astype(np.float32)
+    x[::97], x[::89], x[::83] = np.nan, np.inf, -np.inf
+    t = lucid.tensor(x)
+    r = lucid.round(t, decimals=decimals).numpy()
+    s = np.float32(10.0 ** abs(decimals))
+    with np.errstate(invalid="ignore"):
+        want = np.round(x / s) * s if decimals < 0 else np.round(x * s) / s
+    np.testing.assert_array_equal(r, want)
+    np.testing.assert_array_equal(lucid.round(t[::3], decimals=decimals).numpy(), r[::3])
+    n = lucid.nan_to_num(t, nan=1.5, posinf=2.0, neginf=-3.0).numpy()
+    np.testing.assert_array_equal(n, np.nan_to_num(x, nan=1.5, posinf=2.0, neginf=-3.0))
+    np.testing.assert_array_equal(lucid.nan_to_num(t[1::2], nan=1.5, posinf=2.0, neginf=-3.0).numpy(), n[1::2])

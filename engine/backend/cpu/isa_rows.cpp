@@ -224,6 +224,21 @@ inline double row_sum(const float* x, int64_t n, float c) {
 
 double sqdev_sum_f32(const float* x, int64_t n, float c) { return row_sum<true>(x, n, c); }
 
+void nan_to_num_f32(float* o, const float* x, int64_t n, float nan, float pos, float neg) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float r = v == kInf ? pos : (v == -kInf ? neg : v);
+    o[i] = v != v ? nan : r;
+  }
+}
+
+void round_scaled_f32(float* o, const float* x, int64_t n, float s, bool div_first) {
+  if (div_first)
+    for (int64_t i = 0; i < n; ++i) o[i] = std::nearbyint(x[i] / s) * s;
+  else
+    for (int64_t i = 0; i < n; ++i) o[i] = std::nearbyint(x[i] * s) / s;
+}
+
 template <bool kW, bool kB>
 inline void ln_apply(float* y, const float* x, const float* w, const float* b, int64_t D, float m, float q) {
   const vf mv = splat(m), qv = splat(q);
@@ -635,7 +650,7 @@ const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
                            &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
-                           &LUCID_ISA::sum_cols_f32,
+                           &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),
      true);

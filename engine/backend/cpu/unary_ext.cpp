@@ -12,6 +12,7 @@
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/special_math.h"
+#include "backend/cpu/vec_rows.h"
 #include "backend/kernels/unary_ext.h"
 
 namespace lucid::cpu {
@@ -35,6 +36,24 @@ void map1(const TensorImpl& out, const TensorImpl& in, F f, int64_t grain = kGra
       } else {
         for (int64_t i = 0; i < n; ++i)
           *reinterpret_cast<Out*>(p[0] + i * s[0]) = f(*reinterpret_cast<const In*>(p[1] + i * s[1]));
+      }
+    });
+  });
+}
+
+// float32: contiguous runs through a vectorised per-ISA row kernel (vec_rows.h), others through f
+// (the same operations, so the same bits).
+template <typename Row, typename F>
+void map1_f32(const TensorImpl& out, const TensorImpl& in, Row row, F f) {
+  if (out.numel() == 0) return;
+  auto it = Iter<2>::make({&out, &in});
+  parallel_for(0, it.numel, kGrainSize, [&](int64_t b, int64_t e) {
+    it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
+      if (s[0] == sizeof(float) && s[1] == sizeof(float)) {
+        row(reinterpret_cast<float*>(p[0]), reinterpret_cast<const float*>(p[1]), n);
+      } else {
+        for (int64_t i = 0; i < n; ++i)
+          *reinterpret_cast<float*>(p[0] + i * s[0]) = f(*reinterpret_cast<const float*>(p[1] + i * s[1]));
       }
     });
   });
@@ -241,7 +260,13 @@ void nan_to_num(const TensorImpl& out, const TensorImpl& in, double nan, double 
     } else {
       using M = typename OpMath<T>::type;
       const M a = M(T(M(nan))), p = M(T(M(posinf))), q = M(T(M(neginf)));
-      map1<T, T>(out, in, [=](T v) { return T(nan_to_num_fn(M(v), a, p, q)); });
+      if constexpr (std::is_same_v<T, float>) {
+        const auto row = row_kernels().nan_to_num_f32;
+        map1_f32(out, in, [=](float* o, const float* x, int64_t n) { row(o, x, n, a, p, q); },
+                 [=](float v) { return nan_to_num_fn(v, a, p, q); });
+      } else {
+        map1<T, T>(out, in, [=](T v) { return T(nan_to_num_fn(M(v), a, p, q)); });
+      }
     }
   });
 }
@@ -299,6 +324,14 @@ void logit(const TensorImpl& out, const TensorImpl& in, double eps) {
 }
 
 void round_decimals(const TensorImpl& out, const TensorImpl& in, int64_t decimals) {
+  if (in.dtype() == Dtype::F32) {
+    const bool neg = decimals < 0;
+    const float ten = float(std::pow(10.0, double(neg ? -decimals : decimals)));
+    const auto row = row_kernels().round_scaled_f32;
+    map1_f32(out, in, [=](float* o, const float* x, int64_t n) { row(o, x, n, ten, neg); },
+             [=](float x) { return neg ? std::nearbyint(x / ten) * ten : std::nearbyint(x * ten) / ten; });
+    return;
+  }
   floating_map(out, in, "round", [&]<typename M>() {
     const bool neg = decimals < 0;
     const M ten = M(std::pow(10.0, double(neg ? -decimals : decimals)));

@@ -26,6 +26,11 @@ struct RowKernels {
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
   // One contiguous run: the sum of (x - c)^2 (float lanes in blocks of 1024, totals in double).
   double (*sqdev_sum_f32)(const float* x, int64_t n, float c);
+  // o[i] = x[i] with NaN -> nan, +inf -> pos, -inf -> neg (nan_to_num); o may equal x.
+  void (*nan_to_num_f32)(float* o, const float* x, int64_t n, float nan, float pos, float neg);
+  // o[i] = x[i] rounded half to even at a decimal scale: nearbyint(x * s) / s, or with div_first
+  // nearbyint(x / s) * s (negative decimals); o may equal x.
+  void (*round_scaled_f32)(float* o, const float* x, int64_t n, float s, bool div_first);
   // acc[j] += double(p[j]) for j < k.
   void (*sum_cols_f32)(double* acc, const float* p, int64_t k);
   // o[i] = gelu(x[i]) (erf form) / silu(x[i]) for i < n; o may equal x.
