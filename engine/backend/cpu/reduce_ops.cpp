@@ -576,16 +576,22 @@ void scan_row(ScanOp op, char* o, int64_t os, int64_t* ix, int64_t is_, const ch
     case ScanOp::Max:
     case ScanOp::Min: {
       if constexpr (!kIsComplex<T>) {
-        const bool mx = op == ScanOp::Max;
-        M cur{};
-        int64_t ci = 0;
-        for (int64_t j = 0, k = first; j < L; ++j, k += step) {
-          const M x = M(at(k));
-          // PyTorch: a NaN takes over (each new NaN moves the index); ties move to the latest index
-          if (j == 0 || is_nan(x) || (!is_nan(cur) && (mx ? x >= cur : x <= cur))) { cur = x; ci = k; }
-          put(k, T(cur));
-          if (ix) ix[k * is_] = ci;
-        }
+        // PyTorch: a NaN takes over (each new NaN moves the index); ties move to the latest index.
+        // Selects, no branches: the running extreme changes at unpredictable steps.
+        auto run = [&](auto better) {
+          M cur = M(at(first));
+          int64_t ci = first;
+          for (int64_t j = 0, k = first; j < L; ++j, k += step) {
+            const M x = M(at(k));
+            const bool take = is_nan(x) | (!is_nan(cur) & better(x, cur));
+            cur = take ? x : cur;
+            ci = take ? k : ci;
+            put(k, T(cur));
+            if (ix) ix[k * is_] = ci;
+          }
+        };
+        if (op == ScanOp::Max) run([](M x, M c) { return x >= c; });
+        else run([](M x, M c) { return x <= c; });
       }
       break;
     }
