@@ -8,22 +8,11 @@
 #include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/indexing.h"
+#include "ops/out.h"
 
 namespace lucid::py {
 
 namespace {
-
-// self <- result (an op computed out of place): PyTorch's in-place rules on shape and dtype.
-Tensor write_into(const Tensor& self, const Tensor& result, const char* name) {
-  LUCID_CHECK(result->shape() == self->shape(), ShapeMismatch,
-              "[" << name << "] output with shape " << shape_str(self->shape()) << " doesn't match the broadcast shape "
-                  << shape_str(result->shape()));
-  LUCID_CHECK(can_cast(result->dtype(), self->dtype()), DtypeMismatch,
-              "[" << name << "] result type " << dtype_name(result->dtype()) << " can't be cast to the desired output type "
-                  << dtype_name(self->dtype()));
-  copy_(self, result);
-  return self;
-}
 
 // x.eq_(y): the comparison's bools written in x's dtype.
 Tensor compare_(CompareOp op, const Tensor& self, const Operand& other) {
@@ -127,7 +116,7 @@ void init_binary(nb::module_& m) {
     if (!mode) return binary_(BinaryOp::Div, a, b);
     if (*mode == "trunc") return binary_(BinaryOp::TruncDiv, a, b);
     if (*mode == "floor") return binary_(BinaryOp::FloorDiv, a, b);
-    return write_into(a, div(a, b, mode), "div_");  // raises on the bad mode
+    return write_result_(a, div(a, b, mode), "div_");  // raises on the bad mode
   };
   cls.def("div_", div_, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none() = nb::none());
   cls.def("divide_", div_, nb::arg("other"), nb::kw_only(), nb::arg("rounding_mode").none() = nb::none());
@@ -142,7 +131,7 @@ void init_binary(nb::module_& m) {
     LUCID_CHECK(r->dtype() == a->dtype(), DtypeMismatch,
                 "[float_power_] the base given to float_power_ has dtype " << dtype_name(a->dtype())
                     << " but the operation's result requires dtype " << dtype_name(r->dtype()));
-    return write_into(a, r, "float_power_");
+    return write_result_(a, r, "float_power_");
   }, nb::arg("exponent"));
 
   // ---- where
@@ -163,7 +152,7 @@ void init_binary(nb::module_& m) {
         nb::arg("end"), nb::arg("weight"));
   cls.def("lerp", [](const Tensor& s, const Tensor& e, const Operand& w) { return lerp(s, e, w); }, nb::arg("end"),
           nb::arg("weight"));
-  cls.def("lerp_", [](const Tensor& s, const Tensor& e, const Operand& w) { return write_into(s, lerp(s, e, w), "lerp_"); },
+  cls.def("lerp_", [](const Tensor& s, const Tensor& e, const Operand& w) { return write_result_(s, lerp(s, e, w), "lerp_"); },
           nb::arg("end"), nb::arg("weight"));
   const Scalar one = Scalar::from_int(1);
   m.def("addcmul", [](const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) { return addcmul(s, a, b, v); },
@@ -175,10 +164,10 @@ void init_binary(nb::module_& m) {
   cls.def("addcdiv", [](const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) { return addcdiv(s, a, b, v); },
           nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = one);
   cls.def("addcmul_", [](const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) {
-    return write_into(s, addcmul(s, a, b, v), "addcmul_");
+    return write_result_(s, addcmul(s, a, b, v), "addcmul_");
   }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = one);
   cls.def("addcdiv_", [](const Tensor& s, const Tensor& a, const Tensor& b, const Scalar& v) {
-    return write_into(s, addcdiv(s, a, b, v), "addcdiv_");
+    return write_result_(s, addcdiv(s, a, b, v), "addcdiv_");
   }, nb::arg("tensor1"), nb::arg("tensor2"), nb::kw_only(), nb::arg("value") = one);
 
   // ---- closeness and equality

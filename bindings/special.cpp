@@ -15,12 +15,21 @@ void init_special(nb::module_& m) {
   m.def("i0", [](const Tensor& x) { return special(S::I0, x); }, nb::arg("input"));
   cls.def("i0", [](const Tensor& x) { return special(S::I0, x); });
   cls.def("i0_", [](const Tensor& x) { return special_(S::I0, x); });
-  static const std::pair<S, const char*> unary_ops[] = {{S::I0e, "special_i0e"},     {S::I1, "special_i1"},
-                                                        {S::I1e, "special_i1e"},     {S::Erfcx, "special_erfcx"},
-                                                        {S::Ndtri, "special_ndtri"}, {S::LogNdtr, "special_log_ndtr"}};
-  for (const auto& [op, name] : unary_ops) {
-    const S o = op;
-    m.def(name, [o](const Tensor& x) { return special(o, x); }, nb::arg("input"));
+  struct Named {
+    S op;
+    const char* name;
+    const char* doc;
+  };
+  static const Named unary_ops[] = {
+      {S::I0e, "special_i0e", "Exponentially scaled modified Bessel function of the first kind, order 0: exp(-|x|) i0(x)."},
+      {S::I1, "special_i1", "Modified Bessel function of the first kind, order 1."},
+      {S::I1e, "special_i1e", "Exponentially scaled modified Bessel function of the first kind, order 1: exp(-|x|) i1(x)."},
+      {S::Erfcx, "special_erfcx", "Scaled complementary error function exp(x^2) erfc(x)."},
+      {S::Ndtri, "special_ndtri", "The inverse of the standard normal CDF (the x with ndtr(x) = input)."},
+      {S::LogNdtr, "special_log_ndtr", "log of the standard normal CDF, accurate in the left tail."}};
+  for (const Named& u : unary_ops) {
+    const S o = u.op;
+    m.def(u.name, [o](const Tensor& x) { return special(o, x); }, nb::arg("input"), u.doc);
   }
 
   for (const auto& [op, name] : {std::pair{B::Igamma, "igamma"}, std::pair{B::Igammac, "igammac"}}) {
@@ -32,7 +41,7 @@ void init_special(nb::module_& m) {
             nb::arg("other"));
   }
   m.def("special_zeta", [](const Operand& a, const Operand& b) { return special_binary(B::Zeta, a, b); },
-        nb::arg("input"), nb::arg("other"));
+        nb::arg("input"), nb::arg("other"), "Hurwitz zeta function sum_k (k + other)^-input.");
 }
 
 LUCID_BINDINGS(init_special)

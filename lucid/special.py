@@ -17,39 +17,9 @@ i0 = _C.i0
 igamma, igammac = _C.igamma, _C.igammac
 
 
-def i0e(input):
-    """Exponentially scaled modified Bessel function of the first kind, order 0: exp(-|x|) i0(x)."""
-    return _C.special_i0e(input)
-
-
-def i1(input):
-    """Modified Bessel function of the first kind, order 1."""
-    return _C.special_i1(input)
-
-
-def i1e(input):
-    """Exponentially scaled modified Bessel function of the first kind, order 1: exp(-|x|) i1(x)."""
-    return _C.special_i1e(input)
-
-
-def erfcx(input):
-    """Scaled complementary error function exp(x^2) erfc(x)."""
-    return _C.special_erfcx(input)
-
-
-def ndtri(input):
-    """The inverse of the standard normal CDF (the argument x with ndtr(x) = input)."""
-    return _C.special_ndtri(input)
-
-
-def log_ndtr(input):
-    """log of the standard normal CDF, accurate in the left tail."""
-    return _C.special_log_ndtr(input)
-
-
-def zeta(input, other):
-    """Hurwitz zeta function sum_k (k + other)^-input."""
-    return _C.special_zeta(input, other)
+# engine ops bound as _C.special_<name> (their docstrings are in bindings/special.cpp)
+for _name in ("i0e", "i1", "i1e", "erfcx", "ndtri", "log_ndtr", "zeta"):
+    globals()[_name] = getattr(_C, "special_" + _name)
 
 
 def gammainc(input, other):
@@ -119,22 +89,12 @@ def round(input, *, decimals=0):  # noqa: A001
     return lucid.round(input, decimals=decimals)
 
 
-def _alias(target):
-    fn = getattr(lucid, target)
-
-    def f(*args, **kwargs):
-        return fn(*args, **kwargs)
-    return f
-
-
+# the op library's functions under torch.special's names
 for _name, _target in (("digamma", "digamma"), ("psi", "digamma"), ("erf", "erf"), ("erfc", "erfc"),
                        ("erfinv", "erfinv"), ("exp2", "exp2"), ("expit", "sigmoid"), ("expm1", "expm1"),
                        ("gammaln", "lgamma"), ("log1p", "log1p"), ("logit", "logit"), ("sinc", "sinc"),
                        ("xlogy", "xlogy")):
-    globals()[_name] = _alias(_target)
-    globals()[_name].__name__ = _name
-    globals()[_name].__qualname__ = _name
-    globals()[_name].__doc__ = f"torch.special.{_name} (= lucid.{_target})."
+    globals()[_name] = getattr(lucid, _target)
 modified_bessel_i0, modified_bessel_i1 = i0, i1
 
 # out= on every function (PyTorch's semantics, lucid/_out.py)

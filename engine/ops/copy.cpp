@@ -4,6 +4,7 @@
 #include "core/device_interface.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/out.h"
 #include "ops/view.h"
 
 namespace lucid {
@@ -105,5 +106,16 @@ Tensor pin_memory(const Tensor& t) {
 }
 
 bool is_pinned(const Tensor& t) { return t->storage()->pinned(); }
+
+Tensor write_result_(const Tensor& self, const Tensor& result, const char* name) {
+  LUCID_CHECK(result->shape() == self->shape(), ShapeMismatch,
+              "[" << name << "] output with shape " << shape_str(self->shape()) << " doesn't match the broadcast shape "
+                  << shape_str(result->shape()));
+  LUCID_CHECK(can_cast(result->dtype(), self->dtype()), DtypeMismatch,
+              "[" << name << "] result type " << dtype_name(result->dtype()) << " can't be cast to the desired output type "
+                  << dtype_name(self->dtype()));
+  copy_(self, result);
+  return self;
+}
 
 }  // namespace lucid

@@ -13,4 +13,8 @@ bool unary_into(UnaryOp op, const Tensor& x, const Tensor& out);
 // The same dtype checks and errors as binary(op, a, b, alpha).
 bool binary_into(BinaryOp op, const Operand& a, const Operand& b, const Scalar& alpha, const Tensor& out);
 
+// self <- result, an op computed out of place for the in-place form `name` (x.div_(), x.igamma_(), ...):
+// PyTorch's rules (the broadcast shape must be self's, the result type castable to self's dtype).
+Tensor write_result_(const Tensor& self, const Tensor& result, const char* name);
+
 }  // namespace lucid

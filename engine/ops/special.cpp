@@ -2,11 +2,13 @@
 #include "ops/special.h"
 
 #include <cmath>
+#include <string>
 
 #include "ops/compare.h"
 #include "ops/copy.h"
 #include "ops/creation.h"
 #include "ops/graph.h"
+#include "ops/out.h"
 #include "ops/unary.h"
 
 namespace lucid {
@@ -44,18 +46,6 @@ Tensor special_grad(SpecialOp op, const Tensor& g, const Tensor& x, const Tensor
   return g;
 }
 
-// The result of an op computed out of place, written into self (PyTorch's rules for x.op_()).
-Tensor write_result(const Tensor& self, const Tensor& result, const char* name) {
-  LUCID_CHECK(result->shape() == self->shape(), ShapeMismatch,
-              "[" << name << "_] output with shape " << shape_str(self->shape()) << " doesn't match the broadcast shape "
-                  << shape_str(result->shape()));
-  LUCID_CHECK(can_cast(result->dtype(), self->dtype()), DtypeMismatch,
-              "[" << name << "_] result type " << dtype_name(result->dtype())
-                  << " can't be cast to the desired output type " << dtype_name(self->dtype()));
-  copy_(self, result);
-  return self;
-}
-
 }  // namespace
 
 const char* grad_name(SpecialOp op) {
@@ -67,19 +57,6 @@ const char* grad_name(SpecialOp op) {
     case SpecialOp::Erfcx: return "SpecialErfcxBackward0";
     case SpecialOp::Ndtri: return "SpecialNdtriBackward0";
     case SpecialOp::LogNdtr: return "SpecialLogNdtrBackward0";
-  }
-  return "?";
-}
-
-const char* special_name(SpecialOp op) {
-  switch (op) {
-    case SpecialOp::I0: return "i0";
-    case SpecialOp::I0e: return "special.i0e";
-    case SpecialOp::I1: return "special.i1";
-    case SpecialOp::I1e: return "special.i1e";
-    case SpecialOp::Erfcx: return "special.erfcx";
-    case SpecialOp::Ndtri: return "special.ndtri";
-    case SpecialOp::LogNdtr: return "special.log_ndtr";
   }
   return "?";
 }
@@ -96,15 +73,8 @@ Tensor special(SpecialOp op, const Tensor& x_in) {
   return out;
 }
 
-Tensor special_(SpecialOp op, const Tensor& self) { return write_result(self, special(op, self), special_name(op)); }
-
-const char* special_name(SpecialBinaryOp op) {
-  switch (op) {
-    case SpecialBinaryOp::Igamma: return "igamma";
-    case SpecialBinaryOp::Igammac: return "igammac";
-    case SpecialBinaryOp::Zeta: return "special.zeta";
-  }
-  return "?";
+Tensor special_(SpecialOp op, const Tensor& self) {
+  return write_result_(self, special(op, self), (std::string(special_name(op)) + "_").c_str());
 }
 
 Tensor special_binary(SpecialBinaryOp op, const Operand& a, const Operand& b) {
@@ -142,7 +112,7 @@ Tensor special_binary(SpecialBinaryOp op, const Operand& a, const Operand& b) {
 }
 
 Tensor special_binary_(SpecialBinaryOp op, const Tensor& self, const Operand& other) {
-  return write_result(self, special_binary(op, self, other), special_name(op));
+  return write_result_(self, special_binary(op, self, other), (std::string(special_name(op)) + "_").c_str());
 }
 
 }  // namespace lucid

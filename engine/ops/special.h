@@ -10,11 +10,9 @@
 
 namespace lucid {
 
-const char* special_name(SpecialOp op);
 Tensor special(SpecialOp op, const Tensor& x);
 Tensor special_(SpecialOp op, const Tensor& self);  // in place (a floating self)
 
-const char* special_name(SpecialBinaryOp op);
 Tensor special_binary(SpecialBinaryOp op, const Operand& a, const Operand& b);
 Tensor special_binary_(SpecialBinaryOp op, const Tensor& self, const Operand& other);  // in place
 

@@ -2,21 +2,17 @@
 // Shared pieces of the CPU optimizer kernels (cpu/optim*.cpp): the dtype switch and operand access.
 #include <cmath>
 
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
 #include "backend/kernels/optim.h"
 
 namespace lucid::cpu::optim {
 
+// The floating dtypes of a parameter (dispatch.h).
 template <typename F>
 void dispatch_param(Dtype d, const char* op, F&& f) {
-  switch (d) {
-    case Dtype::F32: return f.template operator()<float>();
-    case Dtype::F64: return f.template operator()<double>();
-    case Dtype::F16: return f.template operator()<Half>();
-    case Dtype::BF16: return f.template operator()<BFloat16>();
-    default: LUCID_FAIL(NotImplemented, "[" << op << "] expected a floating-point parameter, got " << dtype_name(d));
-  }
+  dispatch_floating(d, op, std::forward<F>(f));
 }
 
 // Operand i's data (null when the operand is absent).

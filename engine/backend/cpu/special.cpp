@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "backend/common/iter.h"
+#include "backend/cpu/dispatch.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/special_math.h"
 #include "backend/kernels/special.h"
@@ -10,18 +11,6 @@
 namespace lucid::cpu {
 
 namespace {
-
-// f<T>() for the floating dtypes (the ops have promoted integers and refused complex already).
-template <typename F>
-void floating_dispatch(Dtype d, const char* name, F&& f) {
-  switch (d) {
-    case Dtype::F16: return f.template operator()<Half>();
-    case Dtype::BF16: return f.template operator()<BFloat16>();
-    case Dtype::F32: return f.template operator()<float>();
-    case Dtype::F64: return f.template operator()<double>();
-    default: LUCID_FAIL(NotImplemented, "[" << name << "] is not implemented for " << dtype_name(d) << " tensors");
-  }
-}
 
 template <typename T>
 double in_double(T v) {
@@ -37,19 +26,6 @@ T from_double(double v) {
 // The special functions are long scalar code: a small grain still splits a few thousand elements.
 constexpr int64_t kGrain = 1024;
 
-const char* special_name(SpecialOp op) {
-  switch (op) {
-    case SpecialOp::I0: return "i0";
-    case SpecialOp::I0e: return "special_i0e";
-    case SpecialOp::I1: return "special_i1";
-    case SpecialOp::I1e: return "special_i1e";
-    case SpecialOp::Erfcx: return "special_erfcx";
-    case SpecialOp::Ndtri: return "special_ndtri";
-    case SpecialOp::LogNdtr: return "special_log_ndtr";
-  }
-  return "?";
-}
-
 template <SpecialOp Op>
 double special_fn(double x) {
   if constexpr (Op == SpecialOp::I0) return sm::i0(x);
@@ -63,7 +39,7 @@ double special_fn(double x) {
 
 template <SpecialOp Op>
 void special_run(const TensorImpl& out, const TensorImpl& in) {
-  floating_dispatch(in.dtype(), special_name(Op), [&]<typename T>() {
+  dispatch_floating(in.dtype(), special_name(Op), [&]<typename T>() {
     auto it = Iter<2>::make({&out, &in});
     parallel_for(0, it.numel, kGrain, [&](int64_t b, int64_t e) {
       it.for_range(b, e, [&](char** p, const int64_t* s, int64_t n) {
@@ -90,8 +66,7 @@ void special(SpecialOp op, const TensorImpl& out, const TensorImpl& in) {
 
 template <SpecialBinaryOp Op>
 void special_binary_run(const TensorImpl& out, const TensorImpl& a, const TensorImpl& b) {
-  const char* name = Op == SpecialBinaryOp::Igamma ? "igamma" : Op == SpecialBinaryOp::Igammac ? "igammac" : "zeta";
-  floating_dispatch(a.dtype(), name, [&]<typename T>() {
+  dispatch_floating(a.dtype(), special_name(Op), [&]<typename T>() {
     auto it = Iter<3>::make({&out, &a, &b});
     parallel_for(0, it.numel, kGrain, [&](int64_t lo, int64_t hi) {
       it.for_range(lo, hi, [&](char** p, const int64_t* s, int64_t n) {
