@@ -1,6 +1,8 @@
 """lucid.special: PyTorch's torch.special. The modified Bessel functions i0/i0e/i1/i1e, erfcx, ndtri,
 log_ndtr, zeta and the regularized incomplete gamma functions are engine ops (ops/special.h, with
-their gradients); the rest are the op library's functions under their torch.special names or thin
+their gradients), and so are Airy Ai, the Bessel functions J0/J1/Y0/Y1/K0/K1 (and scaled K0/K1), the
+spherical j0 and the orthogonal polynomials of (input, n) (Chebyshev, shifted Chebyshev, Hermite,
+Laguerre, Legendre), without gradients as in PyTorch (their backward raises); the rest are the op library's functions under their torch.special names or thin
 compositions of them (ndtr, entr, xlog1py, multigammaln)."""
 import math
 
@@ -8,17 +10,24 @@ import lucid
 from lucid import _C
 from lucid._C import Tensor
 
-__all__ = ["digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
-           "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit",
-           "logsumexp", "modified_bessel_i0", "modified_bessel_i1", "multigammaln", "ndtr", "ndtri", "polygamma",
-           "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
+_ENGINE = ("i0e", "i1", "i1e", "erfcx", "ndtri", "log_ndtr", "zeta", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0",
+           "bessel_y1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
+           "scaled_modified_bessel_k1", "spherical_bessel_j0", "chebyshev_polynomial_t", "chebyshev_polynomial_u",
+           "chebyshev_polynomial_v", "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+           "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+           "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p")
+
+__all__ = sorted(["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammainc", "gammaincc",
+                  "gammaln", "i0", "log1p", "log_softmax", "logit", "logsumexp", "modified_bessel_i0",
+                  "modified_bessel_i1", "multigammaln", "ndtr", "polygamma", "psi", "round", "sinc", "softmax",
+                  "xlog1py", "xlogy", *_ENGINE])
 
 i0 = _C.i0
 igamma, igammac = _C.igamma, _C.igammac
 
 
 # engine ops bound as _C.special_<name> (their docstrings are in bindings/special.cpp)
-for _name in ("i0e", "i1", "i1e", "erfcx", "ndtri", "log_ndtr", "zeta"):
+for _name in _ENGINE:
     globals()[_name] = getattr(_C, "special_" + _name)
 
 
@@ -101,7 +110,3 @@ modified_bessel_i0, modified_bessel_i1 = i0, i1
 from lucid import _out  # noqa: E402
 _out.install(globals(), [n for n in __all__ if n not in ("softmax", "log_softmax")] + ["igamma", "igammac"],
              overlap=True)
-
-# Not here yet (torch.special has them, without gradients): airy_ai, bessel_j0/j1/y0/y1,
-# modified_bessel_k0/k1, scaled_modified_bessel_k0/k1, spherical_bessel_j0 and the orthogonal
-# polynomials (chebyshev_*, hermite_*, laguerre_polynomial_l, legendre_polynomial_p).

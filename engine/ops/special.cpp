@@ -23,7 +23,8 @@ Dtype special_dtype(Dtype d, const char* name) {
   return is_integral(d, true) ? default_dtype() : d;
 }
 
-// The gradient of one special function, given its input x and output y.
+// The gradient of one special function, given its input x and output y. Airy Ai, the Bessel J, Y, K
+// and the spherical j0 have none (as in PyTorch): their backward raises.
 Tensor special_grad(SpecialOp op, const Tensor& g, const Tensor& x, const Tensor& y) {
   constexpr double kSqrt2Pi = 2.50662827463100050242, k2OverSqrtPi = 1.12837916709551257390;
   switch (op) {
@@ -42,6 +43,7 @@ Tensor special_grad(SpecialOp op, const Tensor& g, const Tensor& x, const Tensor
       return mul(g, mul(unary(UnaryOp::Exp, mul(mul(y, y), sc(0.5))), sc(kSqrt2Pi)));
     case SpecialOp::LogNdtr:  // phi(x) / Phi(x) = e^{-x^2/2 - y} / sqrt(2 pi)
       return mul(g, div(unary(UnaryOp::Exp, neg(add(mul(mul(x, x), sc(0.5)), y))), sc(kSqrt2Pi)));
+    default: LUCID_FAIL(NotImplemented, "the derivative for '" << special_name(op) << "' is not implemented.");
   }
   return g;
 }
@@ -57,6 +59,37 @@ const char* grad_name(SpecialOp op) {
     case SpecialOp::Erfcx: return "SpecialErfcxBackward0";
     case SpecialOp::Ndtri: return "SpecialNdtriBackward0";
     case SpecialOp::LogNdtr: return "SpecialLogNdtrBackward0";
+    case SpecialOp::AiryAi: return "SpecialAiryAiBackward0";
+    case SpecialOp::BesselJ0: return "SpecialBesselJ0Backward0";
+    case SpecialOp::BesselJ1: return "SpecialBesselJ1Backward0";
+    case SpecialOp::BesselY0: return "SpecialBesselY0Backward0";
+    case SpecialOp::BesselY1: return "SpecialBesselY1Backward0";
+    case SpecialOp::ModifiedBesselK0: return "SpecialModifiedBesselK0Backward0";
+    case SpecialOp::ModifiedBesselK1: return "SpecialModifiedBesselK1Backward0";
+    case SpecialOp::ScaledModifiedBesselK0: return "SpecialScaledModifiedBesselK0Backward0";
+    case SpecialOp::ScaledModifiedBesselK1: return "SpecialScaledModifiedBesselK1Backward0";
+    case SpecialOp::SphericalBesselJ0: return "SpecialSphericalBesselJ0Backward0";
+  }
+  return "?";
+}
+
+const char* grad_name(SpecialBinaryOp op) {
+  switch (op) {
+    case SpecialBinaryOp::Igamma: return "IgammaBackward0";
+    case SpecialBinaryOp::Igammac: return "IgammacBackward0";
+    case SpecialBinaryOp::Zeta: return "SpecialZetaBackward0";
+    case SpecialBinaryOp::ChebyshevT: return "SpecialChebyshevPolynomialTBackward0";
+    case SpecialBinaryOp::ChebyshevU: return "SpecialChebyshevPolynomialUBackward0";
+    case SpecialBinaryOp::ChebyshevV: return "SpecialChebyshevPolynomialVBackward0";
+    case SpecialBinaryOp::ChebyshevW: return "SpecialChebyshevPolynomialWBackward0";
+    case SpecialBinaryOp::ShiftedChebyshevT: return "SpecialShiftedChebyshevPolynomialTBackward0";
+    case SpecialBinaryOp::ShiftedChebyshevU: return "SpecialShiftedChebyshevPolynomialUBackward0";
+    case SpecialBinaryOp::ShiftedChebyshevV: return "SpecialShiftedChebyshevPolynomialVBackward0";
+    case SpecialBinaryOp::ShiftedChebyshevW: return "SpecialShiftedChebyshevPolynomialWBackward0";
+    case SpecialBinaryOp::HermiteH: return "SpecialHermitePolynomialHBackward0";
+    case SpecialBinaryOp::HermiteHe: return "SpecialHermitePolynomialHeBackward0";
+    case SpecialBinaryOp::LaguerreL: return "SpecialLaguerrePolynomialLBackward0";
+    case SpecialBinaryOp::LegendreP: return "SpecialLegendrePolynomialPBackward0";
   }
   return "?";
 }
@@ -89,11 +122,15 @@ Tensor special_binary(SpecialBinaryOp op, const Operand& a, const Operand& b) {
   Tensor out = TensorImpl::empty(shape, dt, dev);
   if (out->numel()) special_binary_kernel(dev)(op, *out, *ta, *tb);
   // igamma/igammac: d/dx = +-x^(a-1) e^-x / Gamma(a); zeta: d/dq = -x zeta(x + 1, q). The first
-  // operand has no derivative (as in PyTorch: its backward raises).
-  const char* grad = op == SpecialBinaryOp::Igamma    ? "IgammaBackward0"
-                     : op == SpecialBinaryOp::Igammac ? "IgammacBackward0"
-                                                      : "SpecialZetaBackward0";
-  record(grad, {&ta, &tb}, {&out}, {SavedTensor(ta, false), SavedTensor(tb, false)},
+  // operand has no derivative (as in PyTorch: its backward raises), nor have the polynomials.
+  if (op > SpecialBinaryOp::Zeta) {
+    record(grad_name(op), {&ta, &tb}, {&out}, {}, [name](Node&, std::vector<Tensor>&, std::vector<Tensor>&) {
+      LUCID_FAIL(NotImplemented, "the derivative for '" << name << "' is not implemented.");
+      return std::vector<Tensor>{};
+    });
+    return out;
+  }
+  record(grad_name(op), {&ta, &tb}, {&out}, {SavedTensor(ta, false), SavedTensor(tb, false)},
          [op, name](Node& n, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            LUCID_CHECK(!n.needs_input_grad(0), NotImplemented,
                        "the derivative for '" << name << ": input' is not implemented.");
