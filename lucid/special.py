@@ -2,8 +2,9 @@
 log_ndtr, zeta and the regularized incomplete gamma functions are engine ops (ops/special.h, with
 their gradients), and so are Airy Ai, the Bessel functions J0/J1/Y0/Y1/K0/K1 (and scaled K0/K1), the
 spherical j0 and the orthogonal polynomials of (input, n) (Chebyshev, shifted Chebyshev, Hermite,
-Laguerre, Legendre), without gradients as in PyTorch (their backward raises); the rest are the op library's functions under their torch.special names or thin
-compositions of them (ndtr, entr, xlog1py, multigammaln)."""
+Laguerre, Legendre), without gradients as in PyTorch (their backward raises); the rest are the op
+library's functions under their torch.special names or thin compositions of them (ndtr, entr,
+xlog1py, multigammaln)."""
 import math
 
 import lucid

@@ -5,9 +5,12 @@
 // of order n (Chebyshev T/U/V/W and their shifted forms, Hermite H/He, Laguerre L, Legendre P).
 // These are PyTorch's implementations (ATen/native/Math.h, *_forward), whose rational and Chebyshev
 // approximations are the Cephes Math Library's (3-clause BSD). They are ported as PyTorch has them,
-// so that the results agree with torch.special: where PyTorch evaluates a Cephes denominator
-// without its implicit leading coefficient 1 (Cephes' p1evl: airy_ai below x = -2.09, J0/J1/Y0/Y1),
-// lucid does the same (relative error up to ~2e-6 for Ai on [-3, -2.09], ~5e-8 for J/Y near x = 5).
+// so that the results agree with torch.special. That includes PyTorch's slip: it evaluates Cephes'
+// denominators AFD, AGD (Ai below x = -2.09), RQ, QQ (J0, J1) and YQ (Y0, Y1) without their implicit
+// leading coefficient 1 (Cephes' p1evl), which costs accuracy: Ai is off by up to 3e-6 just below
+// -2.09, J and Y by up to 9e-7 (absolute) just above x = 5 (6e-9 at 9, 2e-14 at 20) and 1e-8 just
+// below (5e-12 on [2, 3], 1e-14 below 2). Prepending
+// 1.0 to those five arrays gives Cephes' full accuracy (~1e-16) and departs from PyTorch by as much.
 #include <cmath>
 #include <cstdint>
 
@@ -46,12 +49,13 @@ inline double airy_ai(double x) {
   if (x < -2.09) {  // the oscillating asymptotic form in 1 / zeta, zeta = 2/3 (-x)^(3/2)
     const double z = 1.0 / (-2.0 * x * std::sqrt(-x) / 3.0), zz = z * z;
     const double t = -2.0 * x * std::sqrt(-x) / 3.0 + 0.25 * kPi;
-    return kInvSqrtPi / std::sqrt(std::sqrt(-x)) *
-           (std::sin(t) * (1.0 + zz * polevl(zz, AFN) / polevl(zz, AFD)) - std::cos(t) * (z * polevl(zz, AGN) / polevl(zz, AGD)));
+    const double f = 1.0 + zz * polevl(zz, AFN) / polevl(zz, AFD), g = z * polevl(zz, AGN) / polevl(zz, AGD);
+    return kInvSqrtPi / std::sqrt(std::sqrt(-x)) * (std::sin(t) * f - std::cos(t) * g);
   }
   if (x >= 2.09) {  // the decaying asymptotic form
     const double zeta = 2.0 * x * std::sqrt(x) / 3.0;
-    return kInvSqrtPi * (polevl(1.0 / zeta, AN) / polevl(1.0 / zeta, AD)) / (2.0 * std::sqrt(std::sqrt(x)) * std::exp(zeta));
+    const double r = polevl(1.0 / zeta, AN) / polevl(1.0 / zeta, AD);
+    return kInvSqrtPi * r / (2.0 * std::sqrt(std::sqrt(x)) * std::exp(zeta));
   }
   // the power series Ai = c1 f - c2 g, f = sum 3^k (1/3)_k x^3k / (3k)!, g = sum 3^k (2/3)_k x^(3k+1) / (3k+1)!
   double f = 1.0, g = x, k = 1.0, m = 1.0, n = x, t = 1.0;
@@ -83,8 +87,9 @@ inline constexpr double kJ0PP[] = {7.96936729297347051624e-04, 8.283523921074407
 inline constexpr double kJ0PQ[] = {9.24408810558863637013e-04, 8.56288474354474431428e-02, 1.25352743901058953537e+00,
                                    5.47097740330417105182e+00, 8.76190883237069594232e+00, 5.30605288235394617618e+00,
                                    1.00000000000000000218e+00};
-inline constexpr double kJ0QP[] = {-1.13663838898469149931e-02, -1.28252718670509318512e+00, -1.95539544257735972385e+01,
-                                   -9.32060152123768231369e+01, -1.77681167980488050595e+02, -1.47077505154951170175e+02,
+inline constexpr double kJ0QP[] = {-1.13663838898469149931e-02, -1.28252718670509318512e+00,
+                                   -1.95539544257735972385e+01, -9.32060152123768231369e+01,
+                                   -1.77681167980488050595e+02, -1.47077505154951170175e+02,
                                    -5.14105326766599330220e+01, -6.05014350600728481186e+00};
 inline constexpr double kJ0QQ[] = {6.43178256118178023184e+01, 8.56430025976980587198e+02, 3.88240183605401609683e+03,
                                    7.24046774195652478189e+03, 5.93072701187316984827e+03, 2.06209331660327847417e+03,
@@ -235,8 +240,8 @@ inline double spherical_bessel_j0(double x) {
   if (std::isinf(x)) return 0.0;
   if (std::fabs(x) < 0.5) {
     const double z = x * x;
-    return 1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0 +
-                                                                               z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0))))));
+    const double tail = 1.0 / 362880.0 + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0));
+    return 1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * tail)));
   }
   return std::sin(x) / x;
 }
