@@ -2,7 +2,7 @@
 // Branch-free trigonometric functions for float and double (see vmath_base.h): sin, cos, tan, asin,
 // acos, atan, atan2. Double: fdlibm's algorithms (kernels, constants) with their branches turned into
 // selects; float: the same in double (one rounding at the end), except on the FMA builds for sin, cos,
-// asin and acos: native float kernels (below). sin/cos/tan reduce exactly for |x| < kTrigMax (float
+// asin, acos and atan: native float kernels (below). sin/cos/tan reduce exactly for |x| < kTrigMax (float
 // native: kTrigMaxF); the loop sends blocks with larger lanes to the float-in-double code and libm.
 #include "backend/cpu/vmath_base.h"
 
@@ -235,30 +235,30 @@ LUCID_VM float atan(float xf) {
   return xf == 0.0f ? xf : float(r);  // NaN passes through t
 }
 #else
-// float, native (FMA builds): t + tl = n / (dh + dl) by one division and its exact residual, with
-// n / (dh + dl) = |x| (|x| <= a0), (|x| - 1) / (|x| + 1) (|x| <= 2: |x| - 1 exact, |x| + 1 = dh + dl
-// a fast two-sum) or -1 / |x|, so |t| <= a0; atan|x| = K + (t + (tl + t z P(z))), K = 0, pi/4 or pi/2
-// as an exact product kPi4A * KA in the last fma (pi/4 to 2^-46). No compensated sum for K + t: above
-// a0 = tan(1/2) the result is >= 1/2, so ulp(t) <= ulp(result) / 2. The range masks are sign bits of
-// integer differences (selects on the bits: ternaries here made GCC split the loop body).
-// P: weighted minimax on [0, a0^2] for float. Exhaustive (every float, avx2 and avx512 alike):
-// max 0.78 ulp (0.773 at x = 0.529).
+// float, native (FMA builds): atan|x| = K + (t + (tl + t z P(z))), z = t^2, with t = n / d and
+// n / d = |x| (|x| <= a0), (|x| - 1) / (|x| + 1) (|x| <= 2; |x| - 1 exact) or -1 / |x|, so |t| <= a0;
+// one division (1 / d), and tl = (n - t d) / d from its exact residual. K = 0, pi/4 or pi/2 as an
+// exact product KA * kPi4B in the last fma (pi/4 to 2^-46). No compensated sum for K + t: above
+// a0 = tan(1/2) the result is >= 1/2, so ulp(t) <= ulp(result) / 2. The rounding of |x| + 1 is left
+// out of tl (up to ~0.15 ulp, in the middle range). P: weighted minimax on [0, a0^2] for float.
+// Exhaustive (every float, avx2 and avx512 alike): max 0.83 ulp (0.826 at x = 0.549, the middle range
+// near a0; 0.773 below a0).
 constexpr float kAtanA0 = 0.5464f;  // > tan(1/2)
 constexpr float kAtanNF[] = {-0.333333164f, 0.199988768f, -0.142605901f, 0.10847978f, -0.0764487162f,
                              0.0341475643f};
 constexpr float kPi4A = 0x1.aee9d6p-1f, kPi4B = 0x1.ddcb02p-1f;  // kPi4A * kPi4B = pi/4 (1 + 1e-14)
 LUCID_VM float atan(float x) {
   const float a = abs_(x);
-  const int32_t ia = f2i(a);
-  const int32_t mm = (f2i(kAtanA0) - ia) >> 31, gm = (f2i(2.0f) - ia) >> 31;  // a > a0, a > 2; NaN: both
-  const float fm = i2f(mm & f2i(1.0f)), nfb = i2f(gm & f2i(-1.0f));
-  const float da = 1.0f + nfb;
-  const float n = std::fma(a - fm, da, nfb);  // NaN: NaN (times 0)
-  const float dh = std::fma(fm, a, da), dl = std::fma(fm, a, da - dh);
-  const float KA = i2f((gm & f2i(2.0f * kPi4A)) | (~gm & mm & f2i(kPi4A)));
-  const float inv = 1.0f / dh;
+  // the ranges as two selects of constants: n = u a + v, d = u - v a, K = (1 - u - v) pi/4 with
+  // u = [a <= 2], v = -[a > a0] (NaN: u = 1, v = 0, and NaN passes). Selects of values, or a sum of
+  // two selects, became extra blends or split the loop.
+  const float v = a > kAtanA0 ? -1.0f : 0.0f, u = a > 2.0f ? 0.0f : 1.0f;
+  const float n = std::fma(u, a, v);
+  const float d = std::fma(v, -a, u);
+  const float KA = std::fma(v, -kPi4A, std::fma(u, -kPi4A, kPi4A));
+  const float inv = 1.0f / d;
   const float t = n * inv;
-  const float tl = std::fma(-t, dl, std::fma(-t, dh, n)) * inv;
+  const float tl = std::fma(-t, d, n) * inv;
   const float z = t * t;
   float p = std::fma(kAtanNF[5], z, kAtanNF[4]);
   p = std::fma(p, z, kAtanNF[3]);
@@ -266,7 +266,7 @@ LUCID_VM float atan(float x) {
   p = std::fma(p, z, kAtanNF[1]);
   p = std::fma(p, z, kAtanNF[0]);
   const float r = std::fma(KA, kPi4B, t + std::fma(t * z, p, tl));
-  const float res = a == Lim<float>::inf ? 2.0f * kPi4A * kPi4B : r;  // inf: the residual is NaN
+  const float res = a == Lim<float>::inf ? 2.0f * kPi4A * kPi4B : r;  // inf: n and the residual are NaN
   return i2f(f2i(res) | (f2i(x) & int32_t(0x80000000u)));  // res >= +0
 }
 #endif
