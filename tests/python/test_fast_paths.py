@@ -143,3 +143,38 @@ def test_round_decimals_and_nan_to_num_float32_rows(decimals):
     n = lucid.nan_to_num(t, nan=1.5, posinf=2.0, neginf=-3.0).numpy()
     np.testing.assert_array_equal(n, np.nan_to_num(x, nan=1.5, posinf=2.0, neginf=-3.0))
     np.testing.assert_array_equal(lucid.nan_to_num(t[1::2], nan=1.5, posinf=2.0, neginf=-3.0).numpy(), n[1::2])
+
+
+def _cumext_ref(x, want_max):
+    """PyTorch's cummax/cummin rule, lane by lane: a NaN takes over (each new NaN moves the index),
+    ties move to the latest index."""
+    v = np.empty_like(x)
+    ix = np.empty(x.shape, np.int64)
+    for r in range(x.shape[0]):
+        cur, ci = x[r, 0], 0
+        for k, a in enumerate(x[r]):
+            if np.isnan(a) or (not np.isnan(cur) and (a >= cur if want_max else a <= cur)):
+                cur, ci = a, k
+            v[r, k], ix[r, k] = cur, ci
+    return v, ix
+
+
+@pytest.mark.parametrize("want_max", [True, False])
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 100, 1000])
+def test_cummax_cummin_rows(n, want_max):
+    """float32 rows (a vectorised kernel that skips blocks which cannot move the extreme): ties,
+    NaNs (first, inside a block, at its end), -0/+0, a rising run, against the lane-by-lane rule."""
+    rng = np.random.default_rng(n)
+    x = rng.integers(-3, 4, (6, n)).astype(np.float32)  # many ties
+    x[1] = np.arange(n, dtype=np.float32) * (1 if want_max else -1)  # the extreme moves every step
+    x[2, n // 3] = np.nan
+    x[3, -1] = np.nan
+    x[3, n // 2] = np.nan
+    x[4] = rng.standard_normal(n).astype(np.float32)
+    x[4, 0] = np.nan
+    x[5] = np.where(rng.random(n) < 0.5, np.float32(0.0), np.float32(-0.0))
+    want_v, want_i = _cumext_ref(x, want_max)
+    v, i = (lucid.cummax if want_max else lucid.cummin)(lucid.tensor(x), 1)
+    np.testing.assert_array_equal(v.numpy(), want_v)
+    np.testing.assert_array_equal(np.signbit(v.numpy()), np.signbit(want_v))
+    np.testing.assert_array_equal(i.numpy(), want_i)

@@ -346,9 +346,9 @@ def test_logaddexp_float32(name):
     np.testing.assert_array_equal(got[edge], want[edge])
 
 
-@pytest.mark.parametrize("name", ["sin", "cos"])
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
 def test_trig_float32_near_quadrant_points(name):
-    """float32 sin/cos where the reduced argument cancels most: the floats nearest k pi/2 (small
+    """float32 sin/cos/tan where the reduced argument cancels most: the floats nearest k pi/2 (small
     blocks below 12, the native reduction up to 2^17, and beyond), within 1 ulp of float64."""
     k = np.concatenate([np.arange(1, 8), np.arange(8, 83000, 97), np.arange(83000, 700000, 9973)])
     c = (k * (np.pi / 2)).astype(np.float32)
@@ -356,3 +356,46 @@ def test_trig_float32_near_quadrant_points(name):
     for xs in (x[x < 12], x):  # all-small blocks and mixed ones
         ref = getattr(np, name)(xs.astype(np.float64))
         assert _ulps(_run(name, xs), ref, np.float32).max() <= 1.0
+
+
+# Ops whose CPU loop picks a cheaper version per block of 1024 when every lane is in its range, and
+# the out-of-range lanes that send a block to the general code (vmath_unary.h run_block).
+_BLOCK_CASES = {
+    "sin": (1.0, [3.0e5, 1.0e7, np.inf, np.nan]), "cos": (1.0, [3.0e5, 1.0e7, -np.inf, np.nan]),
+    "tan": (1.0, [3.0e5, -1.0e7, np.inf, np.nan]), "exp": (1.0, [100.0, -120.0, np.inf, np.nan]),
+    "log": (1.0, [0.0, 1e-40, -1.0, np.nan]), "log2": (1.0, [0.0, 1e-40, np.inf, np.nan]),
+    "log10": (1.0, [0.0, 1e-40, -np.inf, np.nan]), "sigmoid": (1.0, [-100.0, 100.0, np.inf, np.nan]),
+    "erfc": (1.0, [5.0, -7.0, np.inf, np.nan]), "erfinv": (0.5, [0.9999, -1.0, 1.5, np.nan]),
+    "lgamma": (1.0, [-2.5, 0.0, -np.inf, np.nan]),
+}
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(_BLOCK_CASES))
+def test_block_paths_agree(name, dt):
+    """Out of place, in place, strided and out= give the same bits, on blocks all in the cheap range
+    and on blocks with one lane outside it (first, middle or last lane of a block)."""
+    scale, odd = _BLOCK_CASES[name]
+    rng = np.random.default_rng(7)
+    x = (rng.uniform(0.05, 1.0, 1024 * 9) * scale).astype(dt)
+    for b, v in enumerate(odd):  # blocks 1, 3, 5, 7 get one odd lane each, at a different position
+        x[1024 * (2 * b + 1) + [0, 511, 1023, 700][b]] = v
+    f = getattr(lucid, name)
+    want = f(lucid.tensor(x)).numpy()
+    t = lucid.tensor(x)
+    getattr(t, name + "_")()
+    wide = np.zeros((x.size, 2), dt)
+    wide[:, 0] = x
+    out = lucid.empty(x.size, dtype=t.dtype)
+    f(lucid.tensor(x), out=out)
+    for got in (t.numpy(), f(lucid.tensor(wide)[:, 0]).numpy(), out.numpy()):
+        np.testing.assert_array_equal(got.view(np.uint32 if dt == np.float32 else np.uint64)[np.isfinite(want)],
+                                      want.view(np.uint32 if dt == np.float32 else np.uint64)[np.isfinite(want)])
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
+    ref = getattr(np, name, None) if name in FUNCS else None  # numpy's, where the op has a 1-ulp bound
+    if ref is not None:
+        with np.errstate(all="ignore"):
+            r = ref(x.astype(np.float64))
+        ok = np.isfinite(r) & (np.abs(x) < 1e5) & (np.abs(r) >= np.finfo(dt).tiny)  # normal results
+        assert _ulps(want[ok], r[ok], dt).max() <= 1.0

@@ -352,6 +352,40 @@ void minmax_f32(const float* x, int64_t n, float* mn, float* mx) {
   *mx = nan ? std::numeric_limits<float>::quiet_NaN() : h;
 }
 
+// cummax/cummin of one run: a block of W lanes that cannot move the running extreme (none at least
+// as good, no NaN, the extreme not NaN) is two splat stores; other blocks take PyTorch's rule lane
+// by lane (a NaN takes over and each new NaN moves the index; ties move to the latest index).
+template <bool kMax>
+inline void cumext(const float* x, int64_t n, float* v, int64_t* ix) {
+  float cur = x[0];
+  int64_t ci = 0, i = 0;
+  auto step = [&](int64_t k) {
+    const float a = x[k];
+    const bool take = (a != a) | ((cur == cur) & (kMax ? a >= cur : a <= cur));
+    cur = take ? a : cur;
+    ci = take ? k : ci;
+    v[k] = cur;
+    ix[k] = ci;
+  };
+  for (; i + W <= n; i += W) {
+    if (cur == cur) {
+      const vf a = ld(x + i), c = splat(cur);
+      if (!any((kMax ? a >= c : a <= c) | (a != a))) {
+        st(v + i, c);
+        for (int t = 0; t < W; ++t) ix[i + t] = ci;
+        continue;
+      }
+    }
+    for (int t = 0; t < W; ++t) step(i + t);
+  }
+  for (; i < n; ++i) step(i);
+}
+
+void cumext_f32(const float* x, int64_t n, bool want_max, float* v, int64_t* ix) {
+  if (want_max) cumext<true>(x, n, v, ix);
+  else cumext<false>(x, n, v, ix);
+}
+
 template <bool kMax, bool kIdx>
 inline void extreme_cols(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c) {
   for (int64_t j = 0; j < k; ++j) {
@@ -649,7 +683,7 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
                            &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),

@@ -21,6 +21,9 @@ struct RowKernels {
   float (*extreme_f32)(const float* x, int64_t n, bool want_max, int64_t* idx);
   // One contiguous run (n >= 1): its min and max in one pass, both NaN if it holds a NaN.
   void (*minmax_f32)(const float* x, int64_t n, float* mn, float* mx);
+  // One contiguous run (n >= 1): its running max (want_max) or min in v and the running extreme's
+  // index in ix (cummax/cummin with PyTorch's NaN and tie rule).
+  void (*cumext_f32)(const float* x, int64_t n, bool want_max, float* v, int64_t* ix);
   // Column step of an outer-dim max/min: for j < k, when acc[j] is not NaN and p[j] is NaN or
   // better, acc[j] = p[j] and (idx non-null) idx[j] = c.
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);

@@ -2,8 +2,8 @@
 // Branch-free trigonometric functions for float and double (see vmath_base.h): sin, cos, tan, asin,
 // acos, atan, atan2. Double: fdlibm's algorithms (kernels, constants) with their branches turned into
 // selects; float: the same in double (one rounding at the end), except on the FMA builds for sin, cos,
-// asin, acos and atan: native float kernels (below). sin/cos/tan reduce exactly for |x| < kTrigMax (float
-// native: kTrigMaxF); the loop sends blocks with larger lanes to the float-in-double code and libm.
+// tan, asin, acos and atan: native float kernels (below). sin/cos/tan reduce exactly for |x| < kTrigMax
+// (float native: kTrigMaxF); the loop sends blocks with larger lanes to the float-in-double code and libm.
 #include "backend/cpu/vmath_base.h"
 
 namespace lucid::cpu::vmath {
@@ -142,10 +142,16 @@ LUCID_VM float rem_pio2_nf(float ax, float& lo, int32_t& n) {  // ax >= 0
   n = f2i(t);  // n mod 2^22 (magic's low bits are 0): the quadrant
   const float fn = t - Lim<float>::magic;
   const float a = std::fma(-fn, p1, ax);  // exact
-  const float ph = fn * p2, pl = kSmall ? 0.0f : std::fma(fn, p2, -ph);
-  const float rh = a - ph, tt = rh - a;
-  lo = std::fma(-fn, p3, -((ph + tt) + pl));
-  return rh;
+  if constexpr (kSmall) {
+    const float rh = std::fma(-fn, p2, a), tt = a - rh;  // a - rh exact
+    lo = std::fma(-fn, p3, std::fma(-fn, p2, tt));
+    return rh;
+  } else {
+    const float ph = fn * p2, pl = std::fma(fn, p2, -ph);
+    const float rh = a - ph, tt = rh - a;
+    lo = std::fma(-fn, p3, -((ph + tt) + pl));
+    return rh;
+  }
 }
 // sin(rh + lo) = rh + lo + rh z P(z); cos(rh + lo) = h + err + z^2 Q(z), h + err = 1 + hh rh exactly,
 // hh = -rh / 2 - lo (rounded)
@@ -176,9 +182,30 @@ LUCID_VM float cos_nf(float x) {
   const float r = (n & 1) ? s : c;
   return i2f(f2i(r) ^ (int32_t(uint32_t(n + 1) << 30) & int32_t(0x80000000u)));
 }
+// tan(rh + lo) = rh + c, c = rh^3 P(z) + lo tan'(rh) with rh^3 = w + wl exactly and tan' = 1 + tan^2 taken
+// as 1 + 1.625 z (exact at pi/4, where the error matters most); odd quadrants -1 / (rh + c), the
+// reciprocal of h = rh + c corrected once. P: minimax for (tan r - r) / r^3 on |r| <= pi/4, weighted by
+// r^3 / tan r (its error below 2^-29.5 of tan r). Exhaustive (every float below kTrigMaxF, avx2 and
+// avx512 alike): max 0.91 ulp; the kSmall reduction (below kTrigSmallF) 0.88.
+constexpr float kTanF[] = {0.333333492f, 0.133326754f, 0.0540588982f, 0.0212863777f, 0.0108267665f,
+                           9.93882786e-05f, 0.00437200349f};
+template <bool kSmall = false>
+LUCID_VM float tan_nf(float x) {
+  int32_t n;
+  float lo;
+  const float rh = rem_pio2_nf<kSmall>(abs_(x), lo, n);
+  const float z = rh * rh, zl = std::fma(rh, rh, -z);
+  const float w = rh * z, wl = std::fma(rh, zl, std::fma(rh, z, -w));
+  const float c = std::fma(w, poly(z, kTanF), std::fma(wl, kTanF[0], std::fma(z * 1.625f, lo, lo)));
+  const float h = rh + c;
+  const float q0 = -1.0f / h;
+  const float q = std::fma(q0, std::fma(q0, c, std::fma(q0, rh, 1.0f)), q0);
+  const float r = (n & 1) ? q : h;
+  return i2f(f2i(r) ^ (f2i(x) & int32_t(0x80000000u)));
+}
 LUCID_VM float sin(float x) { return sin_nf(x); }
 LUCID_VM float cos(float x) { return cos_nf(x); }
-LUCID_VM float tan(float x) { return tan_wide(x); }
+LUCID_VM float tan(float x) { return tan_nf(x); }
 #else
 constexpr float kTrigMaxF = float(kTrigMax);
 LUCID_VM float sin(float x) { return sin_wide(x); }

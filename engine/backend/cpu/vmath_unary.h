@@ -104,8 +104,8 @@ constexpr bool has_fallback() {
   return Op == UnaryOp::Sin || Op == UnaryOp::Cos || Op == UnaryOp::Tan;
 }
 template <UnaryOp Op, typename M>
-constexpr M trig_limit() {  // tan: float in double on every build
-  if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) return kTrigMaxF;
+constexpr M trig_limit() {
+  if constexpr (std::is_same_v<M, float>) return kTrigMaxF;
   else return M(kTrigMax);
 }
 template <typename M>
@@ -130,7 +130,8 @@ LUCID_VM M trig_wide(M x) {
 template <UnaryOp Op>
 LUCID_VM float trig_small(float x) {
   if constexpr (Op == UnaryOp::Sin) return sin_nf<true>(x);
-  else return cos_nf<true>(x);
+  else if constexpr (Op == UnaryOp::Cos) return cos_nf<true>(x);
+  else return tan_nf<true>(x);
 }
 #endif
 
@@ -141,16 +142,40 @@ LUCID_VM float trig_small(float x) {
 namespace {
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
+  // The range tests are and/max-reductions (they vectorise). Out of place, they run in the same pass as
+  // the cheap version (a separate pass costs 10-15% of a trig function), which is redone below when a
+  // lane is out of its range; in place, x must stay intact until the choice is made: a pass first.
   if constexpr (has_fast<Op>()) {
-    int32_t all = 1;  // an and-reduction of the range tests vectorises
-    for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
-    if (all) {
-      for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
-      return;
+    int32_t all = 1;
+    if (o != x) {
+      for (int64_t i = 0; i < m; ++i) {
+        all &= int32_t(fast_ok<Op, M>(x[i]));
+        o[i] = apply_fast<Op, M>(x[i]);
+      }
+      if (all) return;
+    } else {
+      for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
+      if (all) {
+        for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+        return;
+      }
     }
   }
   if constexpr (has_fallback<Op>()) {
     using I = typename Lim<M>::I;
+#if defined(__FMA__)
+    if constexpr (std::is_same_v<M, float>) {
+      if (o != x) {  // |x| < kTrigSmallF everywhere (NaN and inf fail the test)
+        int32_t mx = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          const int32_t a = f2i(x[i]) & 0x7fffffff;
+          mx = a > mx ? a : mx;
+          o[i] = trig_small<Op>(x[i]);
+        }
+        if (mx < f2i(kTrigSmallF)) return;
+      }
+    }
+#endif
     I mx = 0;  // the largest finite |x| (on the bits: an integer max-reduction vectorises)
     for (int64_t i = 0; i < m; ++i) {
       const I a = to_bits(x[i]) & ~(I(1) << (sizeof(M) * 8 - 1));
@@ -158,7 +183,7 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
       mx = f > mx ? f : mx;
     }
 #if defined(__FMA__)
-    if constexpr (std::is_same_v<M, float> && Op != UnaryOp::Tan) {
+    if constexpr (std::is_same_v<M, float>) {
       if (mx < to_bits(kTrigSmallF)) {
         for (int64_t i = 0; i < m; ++i) o[i] = trig_small<Op>(x[i]);
         return;
