@@ -654,8 +654,9 @@ Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, con
   return write_inplace("scatter_reduce_", self, {&src}, oop, [&] { copy_into(self, oop(self)); });
 }
 
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  DimIndex di = dim_index(self, dim, index, "index_select");
+namespace {
+// out[.., i, ..] = self[.., index[i], ..] along di.d, recorded under `name` (the gradient: index_add).
+Tensor select_along(const Tensor& self, const DimIndex& di, const Tensor& index, const char* name) {
   Tensor out = TensorImpl::empty(self->dim() ? di.shape : Shape{}, self->dtype(), self->device());
   if (out->numel()) {
     Strides sst = strides1(self);
@@ -665,11 +666,36 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
                                       *di.idx, mult);
   }
   const Shape shape = self->shape();
-  record("IndexSelectBackward0", {&self}, {&out}, {SavedTensor(index, false)},
+  const int64_t dim = di.d;
+  record(name, {&self}, {&out}, {SavedTensor(index, false)},
          [dim, shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>& s) {
            return std::vector<Tensor>{index_add(zeros(shape, g[0]->dtype(), g[0]->device()), dim, s[0], g[0])};
          });
   return out;
+}
+
+// x[idx] with one int64 index vector whose values all lie in [0, size) (one scan): the gather of
+// index_select, without the offset tensor of the general plan. Null otherwise (negative indices,
+// errors: the general path).
+Tensor index_first_dim(const Tensor& self, const std::vector<Tensor>& indices) {
+  if (indices.size() != 1 || !indices[0] || self->dim() < 1) return nullptr;
+  const Tensor& index = indices[0];
+  if (index->dim() != 1 || index->dtype() != Dtype::I64 || index->device() != self->device()) return nullptr;
+  int64_t bad = 0;
+  if (find_out_of_range_kernel(index->device())(*index, 0, self->shape()[0], &bad)) return nullptr;
+  DimIndex di;
+  di.d = 0;
+  di.shape = self->shape();
+  di.shape[0] = index->numel();
+  Strides ist(di.shape.size(), 0);
+  ist[0] = index->strides()[0];
+  di.idx = raw(index, di.shape, ist);
+  return select_along(self, di, index, "IndexBackward0");
+}
+}  // namespace
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  return select_along(self, dim_index(self, dim, index, "index_select"), index, "IndexSelectBackward0");
 }
 
 namespace {
@@ -850,6 +876,7 @@ Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sou
 // ---- advanced indexing
 
 Tensor index(const Tensor& self, const std::vector<Tensor>& indices) {
+  if (Tensor r = index_first_dim(self, indices)) return r;
   if (Tensor r = index_by_mask(self, indices)) return r;
   return index_planned(self, expand_indices(self, indices, "index"));
 }

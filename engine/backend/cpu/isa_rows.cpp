@@ -224,6 +224,32 @@ inline double row_sum(const float* x, int64_t n, float c) {
 
 double sqdev_sum_f32(const float* x, int64_t n, float c) { return row_sum<true>(x, n, c); }
 
+// float lanes converted to double on the load: two registers of doubles per register of floats,
+// four accumulators to cover the multiplications' latency.
+typedef double vd __attribute__((vector_size(LUCID_VW * 4)));
+typedef float vhalf __attribute__((vector_size(LUCID_VW * 2)));
+inline vd ld_wide(const float* p) {
+  vhalf h;
+  std::memcpy(&h, p, sizeof h);
+  return __builtin_convertvector(h, vd);
+}
+double prod_f32(const float* x, int64_t n) {
+  constexpr int H = W / 2;
+  vd a0 = vd{} + 1.0, a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 4 * H <= n; i += 4 * H) {
+    a0 *= ld_wide(x + i);
+    a1 *= ld_wide(x + i + H);
+    a2 *= ld_wide(x + i + 2 * H);
+    a3 *= ld_wide(x + i + 3 * H);
+  }
+  const vd m = (a0 * a1) * (a2 * a3);
+  double a = 1.0;
+  for (int k = 0; k < H; ++k) a *= m[k];
+  for (; i < n; ++i) a *= double(x[i]);
+  return a;
+}
+
 void nan_to_num_f32(float* o, const float* x, int64_t n, float nan, float pos, float neg) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
@@ -683,7 +709,7 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32, &LUCID_ISA::prod_f32,
                            &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),

@@ -66,6 +66,10 @@ struct ProdR {
   // A contiguous run in independent lanes (vectorisable; the multiplication chain is the bottleneck).
   void contig_run(Acc& a, const T* q, int64_t n, int64_t) const {
     int64_t i = 0;
+    if constexpr (std::is_same_v<T, float>) {
+      a = a * row_kernels().prod_f32(q, n);  // the ISA's width
+      return;
+    }
     if constexpr (!kIsComplex<T>) {
       constexpr int kLanes = 8;
       if (n >= 4 * kLanes) {

@@ -29,6 +29,8 @@ struct RowKernels {
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
   // One contiguous run: the sum of (x - c)^2 (float lanes in blocks of 1024, totals in double).
   double (*sqdev_sum_f32)(const float* x, int64_t n, float c);
+  // One contiguous run: the product of its values, in double lanes.
+  double (*prod_f32)(const float* x, int64_t n);
   // o[i] = x[i] with NaN -> nan, +inf -> pos, -inf -> neg (nan_to_num); o may equal x.
   void (*nan_to_num_f32)(float* o, const float* x, int64_t n, float nan, float pos, float neg);
   // o[i] = x[i] rounded half to even at a decimal scale: nearbyint(x * s) / s, or with div_first
