@@ -3,6 +3,8 @@
 References are written in NumPy from the definitions: orders put NaN last (first when descending)
 and keep ties in index order, so indices are deterministic. PyTorch picks any index among ties for
 topk/kthvalue/median; their torch_op takes PyTorch's values and the indices of its stable sort."""
+import builtins
+
 import numpy as np
 
 import lucid
@@ -301,6 +303,31 @@ def _histogram_ref(a, *rest, bins=None, range=None, density=False):
     return h, e
 
 
+def _histogramdd_ref(a, *rest, bins=None, range=None, density=False):
+    """(hist, edges of each dim): each column through _histogram_ref's edges, the points counted
+    where every coordinate lies inside its edges (the last bin of a dim holds its right edge)."""
+    out = rest[-1]
+    w = None if len(rest) == 1 else _f64(rest[0]).reshape(-1)
+    x = _f64(a)
+    pts = x.reshape(-1, x.shape[-1])
+    edges = []
+    for d, b in enumerate(bins):
+        r = None if range is None else (range[2 * d], range[2 * d + 1])
+        edges.append(_histogram_ref(pts[:, d], out, bins=b if isinstance(b, int) else np.asarray(b.tolist()), range=r)[1])
+    h = np.zeros([len(e) - 1 for e in edges])
+    for i, p in enumerate(pts):
+        if all(e[0] <= v <= e[-1] for v, e in zip(p, edges)):
+            pos = tuple(min(int(np.searchsorted(e, v, side="right")) - 1, len(e) - 2) for v, e in zip(p, edges))
+            h[pos] += 1.0 if w is None else w[i]
+    if density:
+        vol = np.ones_like(h)
+        for d, e in enumerate(edges):
+            vol = vol * np.diff(e).reshape([-1 if k == d else 1 for k in builtins.range(len(edges))])
+        with np.errstate(all="ignore"):
+            h = h / (h.sum() * vol)
+    return (h, *edges)
+
+
 def _bincount_ref(a, *rest, minlength=0):
     w = rest[0] if len(rest) == 2 else None
     x = np.asarray(a).astype(np.int64)
@@ -465,6 +492,35 @@ def _histogram_w_samples(d):
         Sample(((), ()), dict(bins=2), kind="zerodim"), Sample(((0,), (0,)), dict(bins=3), kind="empty"),
         Sample(((1031,), (1031,)), dict(bins=9), kind="large"),
     ]
+
+
+def _histogramdd_samples(d):
+    e0 = lucid.tensor([-2.0, -0.5, 0.0, 0.25, 2.0], dtype=d)
+    e1 = lucid.tensor([-1.0, 1.0], dtype=d)
+    return [
+        Sample(((6, 2),), dict(bins=[3, 4])), Sample(((2, 5, 3),), dict(bins=[2, 3, 2], density=True)),
+        Sample(((9, 2),), dict(bins=[4, 2], range=[-1.0, 1.0, -0.5, 0.5])), Sample(((7, 2),), dict(bins=[e0, e1])),
+        Sample(((7, 2),), dict(bins=[e0, e1], density=True)), Sample(((1, 1),), dict(bins=[3]), kind="zerodim"),
+        Sample(((0, 2),), dict(bins=[2, 3]), kind="empty"), Sample(((515, 2),), dict(bins=[7, 5]), kind="large"),
+    ]
+
+
+def _histogramdd_w_samples(d):
+    return [Sample(((6, 2), (6,)), dict(bins=[3, 4])), Sample(((2, 4, 2), (2, 4)), dict(bins=[2, 2], density=True)),
+            Sample(((0, 3), (0,)), dict(bins=[2, 2, 1]), kind="empty")]
+
+
+def _torch_histogramdd(torch, t, *rest, bins, **kw):
+    bins = [torch.tensor(b.tolist(), dtype=t.dtype) if isinstance(b, lucid.Tensor) else b for b in bins]
+    if rest:
+        kw["weight"] = rest[0]
+    r = torch.histogramdd(t, bins, **kw)
+    return (r.hist, *r.bin_edges)
+
+
+def _hdd(a, w=None, **kw):
+    r = lucid.histogramdd(a, weight=w, **kw)
+    return (r.hist, *r.bin_edges)
 
 
 def _bincount_samples(d):
@@ -639,6 +695,11 @@ OPS = [
            lambda d, **_: (d, d), F32_64, _histogram_w_samples, torch_op=_torch_histogram,
            variants={"method": lambda a, w, **kw: a.histogram(weight=w, **kw)}, kinds=("default", "positive"),
            cuda=False, differentiable=False),
+    OpInfo("histogramdd", _hdd, _histogramdd_ref, lambda d, bins, **_: (d,) * (1 + len(bins)), F32_64,
+           _histogramdd_samples, torch_op=_torch_histogramdd, cuda=False, differentiable=False),
+    OpInfo("histogramdd_weight", _hdd, _histogramdd_ref, lambda d, bins, **_: (d,) * (1 + len(bins)), F32_64,
+           _histogramdd_w_samples, torch_op=_torch_histogramdd, kinds=("default", "positive"), cuda=False,
+           differentiable=False),
     OpInfo("bincount", lambda a, **kw: lucid.bincount(a, **kw), _bincount_ref, lambda d, **_: I64, INTS,
            _bincount_samples, torch_op=lambda torch, t, **kw: torch.bincount(t, **kw),
            variants={"method": lambda a, **kw: a.bincount(**kw)}, kinds=("positive",), cuda=False,

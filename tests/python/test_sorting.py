@@ -490,3 +490,32 @@ def test_mode_of_long_rows(torch, dtype):
     np.testing.assert_array_equal(to_numpy(v.to(lucid.float64)), tv.double().numpy())
     last = [int(np.nonzero(row == val)[0][-1]) for row, val in zip(a, tv.double().numpy())]
     assert i.tolist() == last
+
+
+def test_histogramdd_points_and_errors():
+    """histogramdd: int bins over each column's range, the right edge in the last bin, NaN and
+    out-of-range points counted nowhere, weights, an int for every dim; typed errors."""
+    x = lucid.tensor([[0.0, 1.0], [1.0, 2.0], [2.0, 2.0], [0.5, 1.5]])
+    r = lucid.histogramdd(x, bins=[2, 3])
+    np.testing.assert_array_equal(r.hist.numpy(), [[1, 1, 0], [0, 0, 2]])
+    np.testing.assert_allclose(r.bin_edges[1].numpy(), [1.0, 4 / 3, 5 / 3, 2.0], rtol=1e-6)
+    assert type(r).__name__ == "histogramdd" and r._fields == ("hist", "bin_edges")
+    r = lucid.histogramdd(x, bins=2, range=[0.0, 1.0, 0.0, 1.0], density=True)
+    np.testing.assert_array_equal(r.hist.numpy(), [[0, 4], [0, 0]])
+    y = lucid.tensor([[0.5, 0.5], [float("nan"), 0.5], [0.5, 3.0]])
+    h = lucid.histogramdd(y, bins=[lucid.tensor([0.0, 1.0]), lucid.tensor([0.0, 1.0, 2.0])], weight=lucid.tensor([2.0, 5.0, 7.0]))
+    np.testing.assert_array_equal(h.hist.numpy(), [[2, 0]])
+    with pytest.raises(RuntimeError, match="at least 2 dimensions"):
+        lucid.histogramdd(lucid.tensor([1.0, 2.0]), bins=2)
+    with pytest.raises(RuntimeError, match="size of bins"):
+        lucid.histogramdd(x, bins=[2])
+    with pytest.raises(RuntimeError, match="range should have 4 elements"):
+        lucid.histogramdd(x, bins=2, range=[0.0, 1.0])
+    with pytest.raises(RuntimeError, match="min should not exceed max"):
+        lucid.histogramdd(x, bins=2, range=[1.0, 0.0, 0.0, 1.0])
+    with pytest.raises(RuntimeError, match="bins must be > 0"):
+        lucid.histogramdd(x, bins=[0, 2])
+    with pytest.raises(RuntimeError, match="weight should have the shape"):
+        lucid.histogramdd(x, bins=2, weight=lucid.ones(3))
+    with pytest.raises(NotImplementedError, match="float32/float64"):
+        lucid.histogramdd(x.long(), bins=2)
