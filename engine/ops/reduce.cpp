@@ -277,7 +277,17 @@ Tensor count_nonzero(const Tensor& t, const Dims& dims) {
 Tensor trace(const Tensor& t) {
   LUCID_CHECK(t->dim() == 2, ShapeMismatch, "[trace] expected a matrix, but got tensor with dim " << t->dim());
   LUCID_CHECK(t->dtype() != Dtype::Bool, NotImplemented, "[trace] not implemented for bool tensors");
-  return sum(diagonal(t, 0, 0, 1), std::nullopt, false);
+  // The diagonal as a raw strided view summed by the reduction kernel: no view node, one
+  // TraceBackward0 node (the gradient: g on the diagonal).
+  const Shape shape = t->shape();
+  const int64_t n = std::min(shape[0], shape[1]);
+  const Tensor d = t->as_view({n}, {t->strides()[0] + t->strides()[1]}, t->storage_offset());
+  Tensor out = TensorImpl::empty({}, is_integral(t->dtype(), true) ? Dtype::I64 : t->dtype(), t->device());
+  sum_kernel(t->device())(*out, *d, 1);
+  record("TraceBackward0", {&t}, {&out}, {}, [shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    return std::vector<Tensor>{mul(eye(shape[0], shape[1], g[0]->dtype(), g[0]->device()), g[0])};
+  });
+  return out;
 }
 
 Tensor diff(const Tensor& t, int64_t n, int64_t dim, const std::optional<Tensor>& prepend,

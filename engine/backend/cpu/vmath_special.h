@@ -124,8 +124,10 @@ LUCID_VM float erfc_nf(float x) {
 LUCID_VM bool erfc_fast_ok(float x) { return abs_(x) < 4.5f; }  // NaN: no
 LUCID_VM float erfc_fast(float x) { return erfc_nf(x); }
 LUCID_VM float erfc(float xf) {
-  const double x = xf, c = erfc_pos(abs_(x));
-  const float tail = float(x < 0.0 ? 2.0 - c : c);
+  const double ax = abs_(double(xf)), a = ax > 10.1 ? 10.1 : ax < 4.0 ? 4.0 : ax;
+  const double inv = 1.0 / a;  // erfc_pos's tail alone (0 beyond 10.1)
+  const double c = ax > 10.1 ? 0.0 : exp_for_float(-(a * a)) * inv * poly(inv * inv, kErfcTail);
+  const float tail = float(xf < 0.0f ? 2.0 - c : c);
   return abs_(xf) < 4.5f ? erfc_nf(xf) : sel(xf != xf, xf, tail);
 }
 #else
