@@ -4,19 +4,26 @@
 // exponentially scaled K0, K1), the spherical Bessel j0, and the classical orthogonal polynomials
 // of order n (Chebyshev T/U/V/W and their shifted forms, Hermite H/He, Laguerre L, Legendre P).
 // These are PyTorch's implementations (ATen/native/Math.h, *_forward), whose rational and Chebyshev
-// approximations are the Cephes Math Library's (3-clause BSD). They are ported as PyTorch has them,
-// so that the results agree with torch.special. That includes PyTorch's slip: it evaluates Cephes'
-// denominators AFD, AGD (Ai below x = -2.09), RQ, QQ (J0, J1) and YQ (Y0, Y1) without their implicit
-// leading coefficient 1 (Cephes' p1evl), which costs accuracy: Ai is off by up to 3e-6 just below
-// -2.09, J and Y by up to 9e-7 (absolute) just above x = 5 (6e-9 at 9, 2e-14 at 20) and 1e-8 just
-// below (5e-12 on [2, 3], 1e-14 below 2). Prepending
-// 1.0 to those five arrays gives Cephes' full accuracy (~1e-16) and departs from PyTorch by as much.
+// approximations are the Cephes Math Library's (3-clause BSD), with one correction: the
+// denominators AFD, AGD (Ai below x = -2.09), RQ, QQ (J0, J1) and YQ (Y0, Y1) are Cephes' p1evl
+// polynomials (an implicit leading coefficient 1), which PyTorch evaluates without that 1. PyTorch
+// is off by up to 3e-6 in Ai just below -2.09 and by up to 9e-7 (absolute) in J and Y just above
+// x = 5 (1e-8 just below); these functions have Cephes' accuracy (~1e-16) there, and differ from
+// torch.special by as much.
 #include <cmath>
 #include <cstdint>
 
 #include "backend/cpu/special_math.h"
 
 namespace lucid::cpu::sm {
+
+// x^N + c[0] x^(N-1) + ... + c[N-1] (Cephes' p1evl: the leading coefficient 1 left implicit)
+template <size_t N>
+inline double p1evl(double x, const double (&c)[N]) {
+  double r = x + c[0];
+  for (size_t i = 1; i < N; ++i) r = r * x + c[i];
+  return r;
+}
 
 // ---- Airy Ai
 
@@ -49,7 +56,7 @@ inline double airy_ai(double x) {
   if (x < -2.09) {  // the oscillating asymptotic form in 1 / zeta, zeta = 2/3 (-x)^(3/2)
     const double z = 1.0 / (-2.0 * x * std::sqrt(-x) / 3.0), zz = z * z;
     const double t = -2.0 * x * std::sqrt(-x) / 3.0 + 0.25 * kPi;
-    const double f = 1.0 + zz * polevl(zz, AFN) / polevl(zz, AFD), g = z * polevl(zz, AGN) / polevl(zz, AGD);
+    const double f = 1.0 + zz * polevl(zz, AFN) / p1evl(zz, AFD), g = z * polevl(zz, AGN) / p1evl(zz, AGD);
     return kInvSqrtPi / std::sqrt(std::sqrt(-x)) * (std::sin(t) * f - std::cos(t) * g);
   }
   if (x >= 2.09) {  // the decaying asymptotic form
@@ -115,7 +122,7 @@ template <int Order>
 inline double bessel_asymptotic(double x, bool second) {
   const double w = Order == 0 ? 25.0 / (x * x) : 5.0 / x * (5.0 / x);
   const double p = Order == 0 ? polevl(w, kJ0PP) / polevl(w, kJ0PQ) : polevl(w, kJ1PP) / polevl(w, kJ1PQ);
-  const double q = Order == 0 ? polevl(w, kJ0QP) / polevl(w, kJ0QQ) : polevl(w, kJ1QP) / polevl(w, kJ1QQ);
+  const double q = Order == 0 ? polevl(w, kJ0QP) / p1evl(w, kJ0QQ) : polevl(w, kJ1QP) / p1evl(w, kJ1QQ);
   const double phase = x - (Order == 0 ? kPiOver4 : k3PiOver4);
   const double r = second ? p * std::sin(phase) + 5.0 / x * q * std::cos(phase)
                           : p * std::cos(phase) - 5.0 / x * q * std::sin(phase);
@@ -132,7 +139,7 @@ inline double bessel_j0(double x) {
   if (x <= 5.0) {  // (x^2 - r1^2)(x^2 - r2^2) RP/RQ, r1, r2 the first two zeros
     if (x < 0.00001) return 1.0 - x * x / 4.0;
     const double z = x * x;
-    return (z - 5.78318596294678452118e+00) * (z - 3.04712623436620863991e+01) * polevl(z, RP) / polevl(z, RQ);
+    return (z - 5.78318596294678452118e+00) * (z - 3.04712623436620863991e+01) * polevl(z, RP) / p1evl(z, RQ);
   }
   return bessel_asymptotic<0>(x, false);
 }
@@ -146,7 +153,7 @@ inline double bessel_j1(double x) {
   if (x < 0.0) return -bessel_j1(-x);
   if (x <= 5.0) {
     const double z = x * x;
-    return polevl(z, RP) / polevl(z, RQ) * x * (z - 1.46819706421238932572e+01) * (z - 4.92184563216946036703e+01);
+    return polevl(z, RP) / p1evl(z, RQ) * x * (z - 1.46819706421238932572e+01) * (z - 4.92184563216946036703e+01);
   }
   return bessel_asymptotic<1>(x, false);
 }
@@ -162,7 +169,7 @@ inline double bessel_y0(double x) {
     if (x == 0.0) return -kInf;
     if (x < 0.0) return kNaN;
     const double z = x * x;
-    return polevl(z, YP) / polevl(z, YQ) + k2OverPi * std::log(x) * bessel_j0(x);
+    return polevl(z, YP) / p1evl(z, YQ) + k2OverPi * std::log(x) * bessel_j0(x);
   }
   return bessel_asymptotic<0>(x, true);
 }
@@ -177,7 +184,7 @@ inline double bessel_y1(double x) {
     if (x == 0.0) return -kInf;
     if (x <= 0.0) return kNaN;
     const double z = x * x;
-    return x * (polevl(z, YP) / polevl(z, YQ)) + k2OverPi * (bessel_j1(x) * std::log(x) - 1.0 / x);
+    return x * (polevl(z, YP) / p1evl(z, YQ)) + k2OverPi * (bessel_j1(x) * std::log(x) - 1.0 / x);
   }
   return bessel_asymptotic<1>(x, true);
 }
