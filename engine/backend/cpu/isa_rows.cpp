@@ -1,9 +1,11 @@
 // Compiled once per ISA (CMake sets LUCID_ISA and the -m flags, as for isa_loops.cpp): the float32
 // row kernels of vec_rows.h on GCC vector types as wide as the ISA's registers, with a
 // branch-free exp (Cephes' polynomial, ~1 ulp).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include <immintrin.h>
 
@@ -407,6 +409,51 @@ inline void cumext(const float* x, int64_t n, float* v, int64_t* ix) {
   for (; i < n; ++i) step(i);
 }
 
+// topk of one run (small k): the k best so far kept in order in tv/ti, a new element inserted after
+// the equal ones (its index is larger); once k are kept, a block of W lanes none of which beats the
+// k-th (a NaN where a NaN would) is skipped with one compare. Random rows insert about k ln(n/k)
+// times; past n/16 + 4k insertions (a rising run shifts k entries per element) it gives up and returns
+// false for the caller's partial sort. lucid's total order: NaN above every number, NaNs equal,
+// -0 == +0, equal keys by index.
+template <bool kLargest>
+inline bool topk_run(const float* x, int64_t n, int64_t k, float* tv, int64_t* ti) {
+  auto beats = [](float a, float b) {  // a strictly before b in the output order
+    if constexpr (kLargest) return b == b && (a != a || a > b);
+    else return a == a && (b != b || a < b);
+  };
+  int64_t cnt = 0;
+  auto insert = [&](float a, int64_t j) {
+    int64_t p = cnt < k ? cnt++ : k - 1;  // full: the k-th drops out (callers check beats)
+    while (p > 0 && beats(a, tv[p - 1])) {
+      tv[p] = tv[p - 1];
+      ti[p] = ti[p - 1];
+      --p;
+    }
+    tv[p] = a;
+    ti[p] = j;
+  };
+  int64_t i = 0;
+  for (; i < k; ++i) insert(x[i], i);
+  int64_t budget = n / 16 + 4 * k;
+  for (; i + W <= n; i += W) {
+    const float thr = tv[k - 1];
+    if (thr == thr) {
+      const vf a = ld(x + i), c = splat(thr);
+      if (!any(kLargest ? (a > c) | (a != a) : (a < c))) continue;
+    }
+    for (int t = 0; t < W; ++t)
+      if (beats(x[i + t], tv[k - 1])) insert(x[i + t], i + t), --budget;
+    if (budget < 0) return false;
+  }
+  for (; i < n; ++i)
+    if (beats(x[i], tv[k - 1])) insert(x[i], i);
+  return true;
+}
+
+bool topk_f32(const float* x, int64_t n, int64_t k, bool largest, float* tv, int64_t* ti) {
+  return largest ? topk_run<true>(x, n, k, tv, ti) : topk_run<false>(x, n, k, tv, ti);
+}
+
 void cumext_f32(const float* x, int64_t n, bool want_max, float* v, int64_t* ix) {
   if (want_max) cumext<true>(x, n, v, ix);
   else cumext<false>(x, n, v, ix);
@@ -709,7 +756,7 @@ namespace {
 const bool rows_registered =
     (register_row_kernels(LUCID_ROWS_ENUM(LUCID_ISA),
                           {&LUCID_ISA::softmax_f32, &LUCID_ISA::layer_norm_f32, &LUCID_ISA::lse_f32,
-                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32, &LUCID_ISA::prod_f32,
+                           &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::topk_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32, &LUCID_ISA::prod_f32,
                            &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
                            &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),

@@ -24,6 +24,10 @@ struct RowKernels {
   // One contiguous run (n >= 1): its running max (want_max) or min in v and the running extreme's
   // index in ix (cummax/cummin with PyTorch's NaN and tie rule).
   void (*cumext_f32)(const float* x, int64_t n, bool want_max, float* v, int64_t* ix);
+  // One contiguous run, 1 <= k <= n (k small): its k largest (largest) or smallest values in order and
+  // their positions, in the total order of sorting (NaN above every number, equal keys by position);
+  // false (v, ix unspecified) when the run costs too many insertions (a rising run): sort it instead.
+  bool (*topk_f32)(const float* x, int64_t n, int64_t k, bool largest, float* v, int64_t* ix);
   // Column step of an outer-dim max/min: for j < k, when acc[j] is not NaN and p[j] is NaN or
   // better, acc[j] = p[j] and (idx non-null) idx[j] = c.
   void (*extreme_cols_f32)(float* acc, int32_t* idx, const float* p, int64_t k, int32_t c, bool want_max);
