@@ -553,7 +553,6 @@ void scan_row(ScanOp op, char* o, int64_t os, int64_t* ix, int64_t is_, const ch
   using M = typename OpMath<T>::type;
   auto at = [&](int64_t k) { return *reinterpret_cast<const T*>(p + k * ps); };
   auto put = [&](int64_t k, T v) { *reinterpret_cast<T*>(o + k * os) = v; };
-  auto at_out = [&](int64_t k) { return *reinterpret_cast<const T*>(o + k * os); };
   const int64_t first = reverse ? L - 1 : 0, step = reverse ? -1 : 1;
   switch (op) {
     case ScanOp::Sum: {
@@ -588,42 +587,17 @@ void scan_row(ScanOp op, char* o, int64_t os, int64_t* ix, int64_t is_, const ch
       }
       if constexpr (!kIsComplex<T>) {
         // PyTorch: a NaN takes over (each new NaN moves the index); ties move to the latest index.
-        // Selects, no branches: the running extreme changes at unpredictable steps. One select chain
-        // costs a few cycles per step, so a long row runs as kSeg segments side by side (independent
-        // chains), then each segment after the first combines its running values with the extreme
-        // of everything before it (the same rule: a later NaN, or a later value at least as good).
-        constexpr int64_t kSeg = 4;
-        const int64_t seg = L >= 256 ? L / kSeg : L, nseg = L >= 256 ? kSeg : 1;
+        // Selects, no branches: the running extreme changes at unpredictable steps.
         auto run = [&](auto better) {
-          auto take = [&](M x, M c) { return is_nan(x) | (!is_nan(c) & better(x, c)); };
-          M cur[kSeg];
-          int64_t ci[kSeg];
-          for (int64_t s = 0; s < nseg; ++s) cur[s] = M(at(first + s * seg * step)), ci[s] = first + s * seg * step;
-          auto stepk = [&](int64_t s, int64_t k) {
+          M cur = M(at(first));
+          int64_t ci = first;
+          for (int64_t j = 0, k = first; j < L; ++j, k += step) {
             const M x = M(at(k));
-            const bool t = take(x, cur[s]);
-            cur[s] = t ? x : cur[s];
-            ci[s] = t ? k : ci[s];
-            put(k, T(cur[s]));
-            if (ix) ix[k * is_] = ci[s];
-          };
-          for (int64_t j = 0; j < seg; ++j)
-            for (int64_t s = 0; s < nseg; ++s) stepk(s, first + (s * seg + j) * step);
-          for (int64_t j = nseg * seg; j < L; ++j) stepk(nseg - 1, first + j * step);  // the last segment's rest
-          M c = cur[0];
-          int64_t cix = ci[0];
-          for (int64_t s = 1; s < nseg; ++s) {
-            const int64_t end = s + 1 < nseg ? (s + 1) * seg : L;
-            for (int64_t j = s * seg; j < end; ++j) {
-              const int64_t k = first + j * step;
-              const M v = M(at_out(k));
-              const bool t = take(v, c);
-              put(k, T(t ? v : c));
-              if (ix) ix[k * is_] = t ? ix[k * is_] : cix;
-            }
-            const bool t = take(cur[s], c);
-            c = t ? cur[s] : c;
-            cix = t ? ci[s] : cix;
+            const bool take = is_nan(x) | (!is_nan(cur) & better(x, cur));
+            cur = take ? x : cur;
+            ci = take ? k : ci;
+            put(k, T(cur));
+            if (ix) ix[k * is_] = ci;
           }
         };
         if (op == ScanOp::Max) run([](M x, M c) { return x >= c; });
