@@ -1,11 +1,9 @@
 // Compiled once per ISA (CMake sets LUCID_ISA and the -m flags, as for isa_loops.cpp): the float32
 // row kernels of vec_rows.h on GCC vector types as wide as the ISA's registers, with a
 // branch-free exp (Cephes' polynomial, ~1 ulp).
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 #include <immintrin.h>
 
