@@ -223,7 +223,7 @@ void topk(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
     T* vo = values.data<T>();
     int64_t* io = indices.data<int64_t>();
     // float rows and k <= 32: one pass that keeps the k best in order and skips blocks which cannot
-    // enter (vec_rows.h topk_f32; the same order as the partial sort), the sort where it gives up
+    // enter (vec_rows.h topk_f32; the same total order), the selection below where it gives up
     const bool small_k = std::is_same_v<T, float> && ri.step == 1 && k <= 32;
     parallel_for(0, ri.count, row_grain(ri.n), [&](int64_t b, int64_t e) {
       Buf<K> buf;
@@ -242,8 +242,19 @@ void topk(const TensorImpl& values, const TensorImpl& indices, const TensorImpl&
           }
         }
         load_row<T>(buf, src + ri.offset(r), ri.n, ri.step);
-        if (largest) std::partial_sort(buf.begin(), buf.begin() + k, buf.end(), DescTotal<K>());
-        else std::partial_sort(buf.begin(), buf.begin() + k, buf.end(), AscTotal<K>());
+        // k <= 16 (a float row only where the one-pass kernel gave up: a rising row): a partial sort,
+        // whose small heap rejects most elements with one compare; otherwise the k-th in place, then
+        // the k before it sorted, O(n + k log k) where the heap costs O(n log k) on a rising row
+        auto pick = [&](auto cmp) {
+          if (k <= 16 && !small_k) {
+            std::partial_sort(buf.begin(), buf.begin() + k, buf.end(), cmp);
+            return;
+          }
+          std::nth_element(buf.begin(), buf.begin() + (k - 1), buf.end(), cmp);
+          std::sort(buf.begin(), buf.begin() + k, cmp);
+        };
+        if (largest) pick(DescTotal<K>());
+        else pick(AscTotal<K>());
         T* v = vo + rv.offset(r);
         int64_t* ix = io + rx.offset(r);
         for (int64_t j = 0; j < k; ++j) {
