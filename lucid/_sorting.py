@@ -96,7 +96,7 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False):
         total *= n
     keep = flat[valid]
     hist = bincount(keep, weights=None if weight is None else weight[valid].to(_float64), minlength=total)
-    hist = hist[:total].to(input.dtype).reshape(counts)
+    hist = hist.to(input.dtype).reshape(counts)  # flat < total: bincount gives exactly total bins
     if density:
         volume = None
         for d, e in enumerate(edges):

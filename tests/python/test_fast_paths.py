@@ -1,6 +1,7 @@
 """Vectorised paths added for speed: nansum and the 2-norm as blocked sums (one pass, no copies),
 lerp with a tensor weight as a branch-free select, add/sub with alpha, aminmax and var of a whole
-float32 tensor in one pass. Each against a float64 reference."""
+float32 tensor in one pass, the float32 row kernels of cummax/cummin and topk, and x[idx] as a
+direct gather. Each against a reference (float64, or the op's rule written out lane by lane)."""
 import math
 
 import numpy as np
@@ -215,3 +216,27 @@ def test_topk_rows(n, k, largest):
     # along dim 0 (strided rows) and with a non-contiguous output layout: the same rule
     v0, i0 = lucid.topk(lucid.tensor(x.T.copy()), k, dim=0, largest=largest)
     np.testing.assert_array_equal(i0.numpy().T, i.numpy())
+
+
+def test_first_dim_index_vector():
+    """x[idx] with one int64 vector in range (a direct gather) matches the general path's values,
+    gradient (repeated rows add up) and grad_fn; strided sources and indices; negative indices and
+    out-of-range ones still take the general path and its error."""
+    a = np.arange(60.0).reshape(5, 12)
+    x = lucid.tensor(a, requires_grad=True)
+    src = x[:, ::3]  # a strided source
+    idx = lucid.tensor([4, 0, 4, 2, 2, 2])[::1]
+    y = src[idx]
+    np.testing.assert_array_equal(y.numpy(), a[:, ::3][[4, 0, 4, 2, 2, 2]])
+    assert y.grad_fn.name() == "IndexBackward0"
+    y.backward(lucid.ones_like(y))
+    want = np.zeros_like(a)
+    np.add.at(want, (np.array([4, 0, 4, 2, 2, 2])[:, None], np.arange(0, 12, 3)[None, :]), 1.0)
+    np.testing.assert_array_equal(x.grad.numpy(), want)
+    strided = lucid.tensor([3, 9, 1, 9, 0])[::2]  # [3, 1, 0], stride 2
+    np.testing.assert_array_equal(lucid.tensor(a)[strided].numpy(), a[[3, 1, 0]])
+    np.testing.assert_array_equal(lucid.tensor(a)[lucid.tensor([-1, 0, -5])].numpy(), a[[-1, 0, -5]])
+    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 5"):
+        lucid.tensor(a)[lucid.tensor([0, 5])]
+    with pytest.raises(IndexError, match="index -6 is out of bounds for dimension 0 with size 5"):
+        lucid.tensor(a)[lucid.tensor([-6])]

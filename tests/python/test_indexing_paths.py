@@ -402,26 +402,3 @@ def test_row_writes_out_of_range_writes_nothing(threads):
         x.index_put_((lucid.tensor([1, -513]),), lucid.ones(2, 64), accumulate=True)
     assert (x.numpy() == 0).all()
 
-
-def test_first_dim_index_vector():
-    """x[idx] with one int64 vector in range (a direct gather) matches the general path's values,
-    gradient (repeated rows add up) and grad_fn; strided sources and indices; negative indices and
-    out-of-range ones still take the general path and its error."""
-    a = np.arange(60.0).reshape(5, 12)
-    x = lucid.tensor(a, requires_grad=True)
-    src = x[:, ::3]  # a strided source
-    idx = lucid.tensor([4, 0, 4, 2, 2, 2])[::1]
-    y = src[idx]
-    np.testing.assert_array_equal(y.numpy(), a[:, ::3][[4, 0, 4, 2, 2, 2]])
-    assert y.grad_fn.name() == "IndexBackward0"
-    y.backward(lucid.ones_like(y))
-    want = np.zeros_like(a)
-    np.add.at(want, (np.array([4, 0, 4, 2, 2, 2])[:, None], np.arange(0, 12, 3)[None, :]), 1.0)
-    np.testing.assert_array_equal(x.grad.numpy(), want)
-    strided = lucid.tensor([3, 9, 1, 9, 0])[::2]  # [3, 1, 0], stride 2
-    np.testing.assert_array_equal(lucid.tensor(a)[strided].numpy(), a[[3, 1, 0]])
-    np.testing.assert_array_equal(lucid.tensor(a)[lucid.tensor([-1, 0, -5])].numpy(), a[[-1, 0, -5]])
-    with pytest.raises(IndexError, match="index 5 is out of bounds for dimension 0 with size 5"):
-        lucid.tensor(a)[lucid.tensor([0, 5])]
-    with pytest.raises(IndexError, match="index -6 is out of bounds for dimension 0 with size 5"):
-        lucid.tensor(a)[lucid.tensor([-6])]

@@ -266,22 +266,7 @@ inline int64_t poly_order(double n) {
 // Chebyshev T, U, V, W of the first to fourth kind: t = x for the plain ones, t = 2x - 1 for the
 // shifted ones (their special points x = 1 and x = 0 are those of t = 1 and t = -1, and the
 // trigonometric form starts at n > 6 for all shifted kinds but W, at n > 4).
-inline double chebyshev_t(double x, int64_t n) {
-  if (n < 0) return 0.0;
-  if (std::fabs(x) == 1.0) return x > 0.0 || n % 2 == 0 ? 1.0 : -1.0;
-  if (n > 6 && std::fabs(x) < 1.0) return std::cos(double(n) * std::acos(x));
-  if (n == 0) return 1.0;
-  if (n == 1) return x;
-  double p = 1.0, q = x, r = x;
-  for (int64_t k = 2; k <= n && !std::isnan(q); ++k) {
-    r = (x + x) * q - p;
-    p = q;
-    q = r;
-  }
-  return r;
-}
-
-// The recurrence r = 2t q - p from q0 = 1, q1 = first (the common tail of U, V, W).
+// The recurrence r = 2t q - p from q0 = 1, q1 = first (the common tail of T, U, V, W).
 inline double chebyshev_recur(double t2, double first, int64_t n) {
   if (n == 0) return 1.0;
   if (n == 1) return first;
@@ -292,6 +277,13 @@ inline double chebyshev_recur(double t2, double first, int64_t n) {
     q = r;
   }
   return r;
+}
+
+inline double chebyshev_t(double x, int64_t n) {
+  if (n < 0) return 0.0;
+  if (std::fabs(x) == 1.0) return x > 0.0 || n % 2 == 0 ? 1.0 : -1.0;
+  if (n > 6 && std::fabs(x) < 1.0) return std::cos(double(n) * std::acos(x));
+  return chebyshev_recur(x + x, x, n);
 }
 
 inline double chebyshev_u(double x, int64_t n) {
