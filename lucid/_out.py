@@ -14,8 +14,9 @@
   tuple type, holding the out tensors.
 
 Elementwise ops may pass `direct`: a function (out, *args, **kwargs) that writes straight into a
-fitting out (contiguous, right shape and dtype, no overlap with an input) and returns it, or
-returns None to fall back to compute-then-copy.
+fitting out (contiguous, right shape and dtype, sharing no memory with an input, no tensor requiring
+grad under grad mode) and returns it, or returns None to fall back to the checks and
+compute-then-copy. It runs before the checks: where it writes, they cannot fail.
 """
 import warnings
 
@@ -139,13 +140,13 @@ def with_out(fn, name=None, direct=None, overlap=False):
     def wrapper(*args, out=None, **kwargs):
         if out is None:
             return fn(*args, **kwargs)
-        check_grad(name, args, kwargs, out)
-        if overlap:
-            check_overlap(args, kwargs, out, overlap != "any")
-        if direct is not None:
+        if direct is not None:   # writes only where the checks below cannot fail (see ops/out.h)
             r = direct(out, *args, **kwargs)
             if r is not None:
                 return r
+        check_grad(name, args, kwargs, out)
+        if overlap:
+            check_overlap(args, kwargs, out, overlap != "any")
         return write_out(name, fn(*args, **kwargs), out)
 
     wrapper.__name__ = name

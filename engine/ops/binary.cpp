@@ -218,7 +218,8 @@ bool binary_into(BinaryOp op, const Operand& a, const Operand& b, const Scalar& 
   const Dtype dt = compute_dtype(op, a, b, &r);
   check_alpha(op, dt, alpha);
   if ((op == BinaryOp::LogAddExp && is_complex(dt)) || dev != out->device() || dt != out->dtype() ||
-      !out->is_contiguous() || out->numel() == 0)
+      !out->is_contiguous() || out->numel() == 0 ||
+      out_needs_grad({std::get_if<Tensor>(&a), std::get_if<Tensor>(&b), &out}))
     return false;
   const Shape shape = broadcast_shapes(shape_of(a), shape_of(b), name);
   if (shape != out->shape()) return false;

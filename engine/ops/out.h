@@ -1,12 +1,19 @@
 #pragma once
 // out= fast paths (lucid/_out.py): an elementwise op written straight into a fitting `out`, no
 // temporary. Each returns false (writing nothing) unless out is contiguous, non-empty, of the
-// result's shape, dtype and device, and shares no memory with an input; the caller then computes
-// out of place and copies. The caller has checked that no input requires grad.
+// result's shape, dtype and device, shares no memory with an input, and no tensor requires grad
+// under grad mode; the caller then runs PyTorch's checks (raising its errors for grad and overlap)
+// and computes out of place and copies. The checks the fast path makes are what lets the caller
+// skip its own (Python) checks before it: a call with out= costs about what one without does.
+#include <initializer_list>
+
 #include "ops/binary.h"
 #include "ops/unary.h"
 
 namespace lucid {
+
+// Whether an out= call must go through autograd's checks: grad mode on and a tensor requiring grad.
+bool out_needs_grad(std::initializer_list<const Tensor*> tensors);
 
 // Floating inputs only (other dtypes promote or take the complex path: fall back).
 bool unary_into(UnaryOp op, const Tensor& x, const Tensor& out);

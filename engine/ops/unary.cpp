@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "autograd/grad_mode.h"
 #include "ops/activation.h"
 #include "ops/binary.h"
 #include "ops/compare.h"
@@ -197,9 +198,16 @@ Tensor unary(UnaryOp op, const Tensor& x_in) {
   return out;
 }
 
+bool out_needs_grad(std::initializer_list<const Tensor*> tensors) {
+  if (!autograd::grad_enabled()) return false;
+  for (const Tensor* t : tensors)
+    if (t && (*t)->requires_grad()) return true;
+  return false;
+}
+
 bool unary_into(UnaryOp op, const Tensor& x, const Tensor& out) {
   if (!is_floating(x->dtype()) || out->dtype() != x->dtype() || out->device() != x->device() || !out->is_contiguous() ||
-      out->numel() == 0 || out->shape() != x->shape() || out->storage() == x->storage())
+      out->numel() == 0 || out->shape() != x->shape() || out->storage() == x->storage() || out_needs_grad({&x, &out}))
     return false;
   check_writable(*out, unary_name(op));
   unary_kernel(x->device())(op, *out, *x);

@@ -102,6 +102,8 @@ def test_autograd_is_refused(torch):
         with pytest.raises(RuntimeError, match=r"add\(\): functions with out=\.\.\. arguments don't support "
                                                r"automatic differentiation, but one of the arguments requires grad\."):
             lucid.add(*args, out=out)
+        with pytest.raises(RuntimeError, match=r"exp\(\): functions with out=\.\.\. arguments don't support"):
+            lucid.exp(args[0], out=out)  # the unary fast path refuses too
     with lucid.no_grad():
         o = lucid.add(x, 1, out=lucid.empty(3))
     assert not o.requires_grad and o.tolist() == [2.0] * 3

@@ -5,6 +5,9 @@
 // native float, and so is erfc below |x| = 4.5 (the double tail above); erfinv is native float too
 // (double fits in Giles' variable w = -log(1 - y^2) on the baseline build; below).
 #include "backend/cpu/vmath_exp.h"
+#if defined(__AVX512F__) && defined(__FMA__)
+#include "backend/cpu/vmath_erfc_table.h"
+#endif
 
 namespace lucid::cpu::vmath {
 
@@ -76,7 +79,7 @@ LUCID_VM float erf(float x) {
 LUCID_VM float erf(float x) { return float(erf_lite(double(x))); }
 #endif
 #if defined(__FMA__)
-// Native float erfc (FMA builds; max 0.83 ulp over all floats, the same on avx2 and avx512) for
+// Native float erfc (AVX2 builds, AVX-512 has the table kernel; max 0.83 ulp over all floats, the same on avx2 and avx512) for
 // |x| < 4.5: erfc(a) = e^{-E} R(a) with a = |x| and E = a (k a + b) = eh + el kept exact (fma), where
 // k a^2 + b a, close to a^2 + log(1 / erfc(a) e^{-a^2}), leaves R flat (0.86..1.18; k = 7/8, b = 1 below
 // a = 1.5, k = 15/16, b = 3/4 above), so that the float rounding errors of the polynomial in R stay
@@ -119,17 +122,46 @@ LUCID_VM float erfc_nf(float x) {
   const float c = i2f(f2i(y) + (f2i(t) << 23));  // y 2^n
   return x < 0.0f ? 2.0f - c : c;
 }
-// Blocks whose lanes all have |x| < 4.5 take erfc_nf alone; erfc adds the double tail (its division)
-// for the others, with the same results below 4.5.
-LUCID_VM bool erfc_fast_ok(float x) { return abs_(x) < 4.5f; }  // NaN: no
-LUCID_VM float erfc_fast(float x) { return erfc_nf(x); }
-LUCID_VM float erfc(float xf) {
+// erfc(x) for |x| >= 4.5 and NaN: erfc_pos's tail alone, in double (0 beyond 10.1)
+LUCID_VM float erfc_tail(float xf) {
   const double ax = abs_(double(xf)), a = ax > 10.1 ? 10.1 : ax < 4.0 ? 4.0 : ax;
-  const double inv = 1.0 / a;  // erfc_pos's tail alone (0 beyond 10.1)
+  const double inv = 1.0 / a;
   const double c = ax > 10.1 ? 0.0 : exp_for_float(-(a * a)) * inv * poly(inv * inv, kErfcTail);
-  const float tail = float(xf < 0.0f ? 2.0 - c : c);
-  return abs_(xf) < 4.5f ? erfc_nf(xf) : sel(xf != xf, xf, tail);
+  return sel(xf != xf, xf, float(xf < 0.0f ? 2.0 - c : c));
 }
+// Blocks whose lanes all have |x| < 4.5 take erfc_fast alone; erfc adds the double tail (its division)
+// for the others, with the same results below 4.5. On AVX-512 erfc_fast is the table kernel of
+// vmath_erfc_table.h (erfc_nf's 58 ops per 16 lanes were slower than PyTorch's SLEEF erfc; the table
+// kernel takes 31), and run_block calls erfc_run, its vector form, for whole blocks.
+#if defined(__AVX512F__)
+LUCID_VM float erfc_fast(float x) { return erfc_tab(x); }
+#else
+LUCID_VM float erfc_fast(float x) { return erfc_nf(x); }
+#endif
+LUCID_VM bool erfc_fast_ok(float x) { return abs_(x) < 4.5f; }  // NaN: no
+LUCID_VM float erfc(float x) { return abs_(x) < 4.5f ? erfc_fast(x) : erfc_tail(x); }
+#if defined(__AVX512F__)
+// A block of erfc (o may be x; m <= 1024): the table kernel, then the double tail for the lanes beyond
+// it; the same results as erfc lane by lane.
+inline void erfc_run(const float* x, float* o, int64_t m) {
+  if (o == x) {  // in place: x must stay intact until the tail lanes are known
+    int32_t top = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const int32_t a = f2i(x[i]) & 0x7fffffff;
+      top = a > top ? a : top;
+    }
+    if (top < f2i(4.5f)) {
+      erfc_tab_block(x, o, m);
+      return;
+    }
+  } else if (erfc_tab_block(x, o, m)) {
+    return;
+  }
+  alignas(64) float buf[1024];
+  erfc_tab_block(x, buf, m);
+  for (int64_t i = 0; i < m; ++i) o[i] = abs_(x[i]) < 4.5f ? buf[i] : erfc_tail(x[i]);
+}
+#endif
 #else
 // Blocks whose lanes all have |x| < 4 skip the tail (its division above all): erfc_fast gives the
 // same results as erfc there (the select before 2 - c keeps the roundings of erfc's).

@@ -142,6 +142,12 @@ LUCID_VM float trig_small(float x) {
 namespace {
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
+#if defined(__AVX512F__) && defined(__FMA__)
+  if constexpr (Op == UnaryOp::Erfc && std::is_same_v<M, float>) {  // a whole-block kernel (vmath_special.h)
+    erfc_run(x, o, m);
+    return;
+  }
+#endif
   // The range tests are and/max-reductions (they vectorise). Out of place, they run in the same pass as
   // the cheap version (a separate pass costs 10-15% of a trig function), which is redone below when a
   // lane is out of its range; in place, x must stay intact until the choice is made: a pass first.
