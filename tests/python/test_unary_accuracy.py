@@ -441,3 +441,24 @@ def test_block_paths_agree(name, dt):
             r = ref(x.astype(np.float64))
         ok = np.isfinite(r) & (np.abs(x) < 1e5) & (np.abs(r) >= np.finfo(dt).tiny)  # normal results
         assert _ulps(want[ok], r[ok], dt).max() <= 1.0
+
+
+def test_erfinv_chunk_redo():
+    """A block of 1024 with lanes outside erfinv_fast's range redoes only its chunks of 8 holding one
+    (vmath_unary.h redo_chunks): the results are those of blocks all in range or all out of it, out of
+    place, in place and strided, whatever the block's length and the odd lanes' positions."""
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-1, 1, 5000).astype(np.float32)
+    x[rng.integers(0, x.size, 200)] = rng.uniform(0.99, 1, 200).astype(np.float32) * rng.choice([-1, 1], 200)
+    x[[7, 1023, 1024, 4999]] = [1.0, np.nan, 1e-40, -0.995]
+    odd = ~((np.abs(x) <= np.float32(0.99)) & ((np.abs(x) >= 2.0 ** -100) | (x == 0)))
+    want = np.empty_like(x)
+    want[~odd] = lucid.erfinv(lucid.tensor(x[~odd])).numpy()
+    want[odd] = lucid.erfinv(lucid.tensor(x[odd])).numpy()
+    for n in (x.size, 1000, 1030, 13):
+        t = lucid.tensor(x[:n])
+        got = [lucid.erfinv(t).numpy(), lucid.erfinv(lucid.tensor(np.stack([x[:n], x[:n]], 1))[:, 0]).numpy()]
+        t.erfinv_()
+        got.append(t.numpy())
+        for g in got:
+            np.testing.assert_array_equal(g.view(np.uint32), want[:n].view(np.uint32))

@@ -2,6 +2,7 @@
 // The unary ops that the CPU loop (loops.h unary_loop) computes with the vectorisable float/double
 // functions of vmath_*.h instead of the scalar libm calls of backend/common/unary_math.h (which the
 // CUDA kernels keep using).
+#include <cstring>
 #include <type_traits>
 
 #include "backend/cpu/vmath_exp.h"
@@ -140,6 +141,43 @@ LUCID_VM float trig_small(float x) {
 // a small buffer so the math loop stays contiguous. Unnamed namespace: only isa_loops.cpp includes
 // this header, once per ISA, and each ISA's copy must stay its own.
 namespace {
+// erfinv's out-of-range lanes (|y| > 0.99) are rare but spread out: a uniform input on (-1, 1) has one
+// in nearly every block of 1024, but in only 8% of the chunks of 8. A block holding one keeps
+// apply_fast's results and redoes the chunks of 8 that hold one, gathered into a buffer so that the
+// full version runs as one loop (the same results: erfinv_fast is erfinv in its range). The chunk
+// tests are a vectorised pass of byte flags, then branch-free appends (a test and a branch per chunk
+// cost as much as the math saved). Uniform input, 1M harness: 0.92 ns per element (chunks of 16: 1.00,
+// of 4: 0.98; the whole block redone: 1.62; erfinv alone 1.04, erfinv_fast 0.58).
+template <UnaryOp Op>
+constexpr bool redo_by_chunk() {
+  return Op == UnaryOp::Erfinv;
+}
+template <UnaryOp Op, typename M>
+void redo_chunks(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x); m <= 1024
+  constexpr int64_t C = 8;
+  alignas(64) M in[1024], out[1024];
+  alignas(64) uint8_t bad[1024 + C];
+  int16_t at[1024 / C];
+  for (int64_t i = 0; i < m; ++i) bad[i] = uint8_t(!fast_ok<Op, M>(x[i]));
+  for (int64_t i = m; i < m + C; ++i) bad[i] = 0;
+  int64_t nb = 0;
+  for (int64_t c = 0; c < m; c += C) {  // every chunk is copied; nb moves past the bad ones
+    uint64_t b;
+    std::memcpy(&b, bad + c, C);
+    if (m - c >= C)
+      for (int64_t i = 0; i < C; ++i) in[nb * C + i] = x[c + i];
+    else
+      for (int64_t i = 0; i < C; ++i) in[nb * C + i] = c + i < m ? x[c + i] : M(0);
+    at[nb] = int16_t(c);
+    nb += b != 0;
+  }
+  for (int64_t i = 0; i < nb * C; ++i) out[i] = apply_vec<Op, M>(in[i]);
+  for (int64_t k = 0; k < nb; ++k) {
+    const int64_t c = at[k], n = m - c < C ? m - c : C;
+    for (int64_t i = 0; i < n; ++i) o[c + i] = out[k * C + i];
+  }
+}
+
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
 #if defined(__AVX512F__) && defined(__FMA__)
@@ -159,10 +197,21 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
         o[i] = apply_fast<Op, M>(x[i]);
       }
       if (all) return;
+      if constexpr (redo_by_chunk<Op>()) {
+        redo_chunks<Op, M>(x, o, m);
+        return;
+      }
     } else {
       for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
       if (all) {
         for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+        return;
+      }
+      if constexpr (redo_by_chunk<Op>()) {
+        alignas(64) M t[1024];
+        for (int64_t i = 0; i < m; ++i) t[i] = x[i];
+        for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(t[i]);
+        redo_chunks<Op, M>(t, o, m);
         return;
       }
     }
