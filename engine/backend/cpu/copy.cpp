@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/vec_rows.h"
 
 namespace lucid::cpu {
 
@@ -56,6 +57,7 @@ void run(const Iter<2>& it, int i, int j) {
   const int64_t ti = (ni + B - 1) / B, tj = (nj + B - 1) / B;
   const int64_t units = outer * ti * tj;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / (B * B));
+  const auto tile16 = row_kernels().transpose16_b32;
   char* const dbase = it.base[0];
   const char* const sbase = it.base[1];
   constexpr int64_t sz = sizeof(T);
@@ -78,8 +80,16 @@ void run(const Iter<2>& it, int i, int j) {
       d += i0 * sz + j0 * dj;
       s += i0 * si + j0 * sz;
       const int64_t mi = std::min<int64_t>(B, ni - i0), mj = std::min<int64_t>(B, nj - j0);
-      if (mi == B && mj == B) full_tile<T, B>(d, s, dj, si);
-      else edge_tile<T>(d, s, mi, mj, dj, si);
+      if (mi == B && mj == B) {
+        if constexpr (sizeof(T) == 4 && B % 16 == 0) {  // the per-ISA register transpose, 16 x 16 at a time
+          for (int64_t jj = 0; jj < B; jj += 16)
+            for (int64_t ii = 0; ii < B; ii += 16) tile16(d + ii * sz + jj * dj, dj, s + ii * si + jj * sz, si);
+        } else {
+          full_tile<T, B>(d, s, dj, si);
+        }
+      } else {
+        edge_tile<T>(d, s, mi, mj, dj, si);
+      }
     }
   });
 }
