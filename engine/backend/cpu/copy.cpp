@@ -2,8 +2,9 @@
 // The plain strided loop walks the destination in order and reads the source with a large stride,
 // touching a new cache line (and often a new page) for every element; here the 2-D plane spanned by
 // the destination's contiguous dim i and the source's contiguous dim j is copied in B x B tiles, so a
-// tile's source lines stay in L1 while its destination rows are written whole. Tiles (times the
-// remaining outer dims) are split over threads.
+// tile's source lines stay in L1 while its destination rows are written whole. Whole tiles of 4-byte
+// elements go through the per-ISA 16 x 16 register transpose (vec_rows.h transpose16_b32; 1024x1024
+// float32 at 1 thread: 964 -> 522 us). Tiles (times the remaining outer dims) are split over threads.
 #include "backend/cpu/copy.h"
 
 #include <algorithm>
