@@ -2,8 +2,8 @@
 // Branch-free erf, erfc and erfinv for float (see vmath_base.h). On the baseline build erf and erfc
 // compute in double and round once: erf = x P(x^2) near 0, erfc = e^{-x^2} R(x) in the middle and
 // e^{-x^2} S(1/x^2) / x in the tail (minimax fits, relative error below 1e-9). On the FMA builds erf is
-// native float, and so is erfc below |x| = 4.5 (the double tail above); erfinv is double fits in
-// Giles' variable w = -log(1 - y^2) (below).
+// native float, and so is erfc below |x| = 4.5 (the double tail above); erfinv is native float too
+// (double fits in Giles' variable w = -log(1 - y^2) on the baseline build; below).
 #include "backend/cpu/vmath_exp.h"
 #if defined(__AVX512F__) && defined(__FMA__)
 #include "backend/cpu/vmath_erfc_table.h"
@@ -183,8 +183,85 @@ LUCID_VM float erfc(float xf) {
 
 #endif
 
-// erfinv in double, rounded once (max 0.509 ulp over all floats, as accurate as PyTorch's float
-// erfinv, 0.544 ulp): erfinv(y) = y P(w) with w = -log(1 - y^2) (Giles' variable; 1 - y^2 = (1 - y)
+#if defined(__FMA__)
+// Native float erfinv (FMA builds; max 0.657 ulp over all floats, the same on avx2 and avx512; PyTorch's
+// is 0.544). V = log(1 - y^2) (-w, Giles' variable) in two floats: 1 - y^2 = uh + ul exactly (y^2 = z + zl
+// by an fma), uh = 2^e m with m in [sqrt(1/2), sqrt(2)), log m = f + F^2 (Q(F) F - 1/2) with f = m - 1
+// exact and F = f + ul 2^-e, e ln2 with ln2 in two parts (e ln2h exact) and the rounding of the sum kept
+// (vh + vl). Then erfinv = y P with P = ph + t: for |y| <= 0.99, P = c0 + c1 V + V^2 R(V) in vh, with
+// c0 + c1 vh = ph + pl exact (fma) and c1 vl added to the small part; above, P in s = sqrt(-V) =
+// sqrt(-vh) + rs / (2 sh) (rs the residual), a0 + a1 d + d^2 T(d) with d = sh - s0 exact and Pt(s0) = a0
+// to 2^-34, rs P' / (2 s) a line in d. y P = fma(y, ph, y t) rounds once at full size. Minimax fits
+// (Lawson, float coefficients): Q to 2^-27 absolute, P to 2^-29.7 and Pt to 2^-28.1 relative; c0 =
+// sqrt(pi)/2 in two parts (the low one through vl, as kErfinvK). |y| < 2^-100: fma(y, c0 - 1, y), one
+// rounding (y t would round again as a subnormal).
+constexpr float kErfinvLogQF[] = {0.333341658f, -0.250016987f, 0.199548796f, -0.165644273f, 0.149779558f,
+                                  -0.143789858f, 0.0867226422f};  // (log(1+f) - f + f^2/2) / f^3
+constexpr float kErfinvC0 = 0.886226952f, kErfinvC1 = -0.232013628f;
+constexpr float kErfinvRF[] = {0.011549796f, 0.00233692373f, -0.000124465645f, -4.26293773e-05f, 4.70955229e-06f,
+                               2.13447538e-06f, 2.39471916e-07f, 9.68297975e-09f};  // on log(1 - 0.99^2) <= V <= 0
+constexpr float kErfinvK = -2.662320023830404e-08f / kErfinvC1;  // (sqrt(pi)/2 - c0) / c1
+constexpr float kErfinvLn2H = 0.693145751953125f, kErfinvLn2L = 1.4286068203094173e-06f;
+constexpr float kErfinvS0 = 2.9998691082000732f, kErfinvA0 = 2.832845687866211f, kErfinvA1 = 1.00167286f;
+constexpr float kErfinvTF[] = {0.00944877975f, -0.00764781795f, 0.00568306446f, -0.00355411251f, 0.00150673056f,
+                               -0.000163217075f, -0.000333672244f, 0.000223832161f, 5.01540171e-06f,
+                               -3.55041666e-05f};  // on 1.97 <= s <= 4, in d = s - s0
+// V = vh + vl - kErfinvK for |y| < 1 (other y: garbage, selected away)
+LUCID_VM float erfinv_logu(float y, float& vl) {
+  const float z = y * y, zl = std::fma(y, y, -z);
+  const float uh = 1.0f - z, ul = ((1.0f - uh) - z) - zl;  // 1 - y^2 = uh + ul
+  const int32_t ix = f2i(uh) - 0x3f3504f3;
+  const float e = float(ix >> 23);
+  const float sc = i2f((127 << 23) - (ix & int32_t(0xff800000)));  // 2^-e
+  const float f = std::fma(uh, sc, -1.0f);  // m - 1, exact
+  const float F = std::fma(ul, sc, f);
+  const float g = std::fma(F, erfc_horner(F, kErfinvLogQF), -0.5f);
+  const float L = std::fma(F * F, g, f) + std::fma(e, kErfinvLn2L, std::fma(ul, sc, kErfinvK));
+  const float vh = std::fma(e, kErfinvLn2H, L);
+  vl = std::fma(e, kErfinvLn2H, -vh) + L;
+  return vh;
+}
+LUCID_VM float erfinv_mid(float vh, float vl, float& t) {  // P = ph + t for |y| <= 0.99
+  const float ph = std::fma(kErfinvC1, vh, kErfinvC0);
+  const float pl = std::fma(kErfinvC1, vh, kErfinvC0 - ph);  // c0 + c1 vh = ph + pl
+  t = std::fma(kErfinvC1, vl, std::fma(vh * vh, erfc_horner(vh, kErfinvRF), pl));
+  return ph;
+}
+LUCID_VM float erfinv_tail(float vh, float vl, float& t) {  // P = ph + t for 0.99 < |y| < 1
+  const float sh = std::sqrt(-vh), d = sh - kErfinvS0;
+  const float ph = std::fma(kErfinvA1, d, kErfinvA0);
+  const float pl = std::fma(kErfinvA1, d, kErfinvA0 - ph);
+  const float rs = (std::fma(-sh, sh, -vh) + kErfinvK) - vl;  // w - sh^2
+  t = std::fma(rs, std::fma(-0.0522369295f, d, 0.170950189f), std::fma(d * d, erfc_horner(d, kErfinvTF), pl));
+  return ph;
+}
+LUCID_VM float erfinv_sign(float y, float r) { return i2f(f2i(r) | (f2i(y) & int32_t(0x80000000))); }  // -0 stays
+// Blocks whose lanes all have 2^-100 <= |y| <= 0.99 or y = 0 take erfinv_fast (no square root, one fit);
+// erfinv computes both fits and selects, with the same results there.
+LUCID_VM bool erfinv_fast_ok(float y) {  // on the bits, without && (which would not vectorise); NaN: no
+  const int32_t a = f2i(y) & 0x7fffffff;
+  return int32_t(a <= 0x3f7d70a4) & int32_t(uint32_t(a - 1) >= 0x0d7fffffu);  // 0.99f; 0 or 2^-100 and up
+}
+LUCID_VM float erfinv_fast(float y) {
+  float vl, t;
+  const float vh = erfinv_logu(y, vl);
+  const float ph = erfinv_mid(vh, vl, t);
+  return erfinv_sign(y, std::fma(y, ph, y * t));
+}
+LUCID_VM float erfinv(float y) {
+  float vl, t1, t2;
+  const float vh = erfinv_logu(y, vl);
+  const float ph1 = erfinv_mid(vh, vl, t1), ph2 = erfinv_tail(vh, vl, t2);
+  const float a = abs_(y);
+  const bool mid = a <= 0.99f;
+  const float ph = mid ? ph1 : ph2, t = mid ? t1 : t2;
+  float r = erfinv_sign(y, a < 0x1p-100f ? std::fma(y, -0.113773078f, y) : std::fma(y, ph, y * t));
+  r = a == 1.0f ? copysign_(Lim<float>::inf, y) : r;
+  return a > 1.0f || y != y ? Lim<float>::nan : r;
+}
+#else
+// Baseline build: erfinv in double, rounded once (max 0.509 ulp over all floats, as accurate as
+// PyTorch's float erfinv, 0.544 ulp): erfinv(y) = y P(w) with w = -log(1 - y^2) (Giles' variable; 1 - y^2 = (1 - y)
 // (1 + y) is exact in double), P a minimax fit in w on [0, 4] (|y| <= 0.9908), in w on [4, 6.25] and in
 // sqrt(w) on [6.25, 16.1] (w <= 15.95 for floats below 1), relative error below 1e-9. Blocks whose
 // lanes are all within |y| <= 0.99 compute the first fit only (erfinv_fast: the same results).
@@ -228,5 +305,7 @@ LUCID_VM float erfinv(float yf) {
   r = ay == 1.0f ? copysign_(Lim<float>::inf, yf) : r;
   return ay > 1.0f || yf != yf ? Lim<float>::nan : r;
 }
+
+#endif
 
 }  // namespace lucid::cpu::vmath
