@@ -2,13 +2,15 @@
 // The plain strided loop walks the destination in order and reads the source with a large stride,
 // touching a new cache line (and often a new page) for every element; here the 2-D plane spanned by
 // the destination's contiguous dim i and the source's contiguous dim j is copied in B x B tiles, so a
-// tile's source lines stay in L1 while its destination rows are written whole. Tiles (times the
-// remaining outer dims) are split over threads.
+// tile's source lines stay in L1 while its destination rows are written whole. Whole tiles of 4-byte
+// elements go through the per-ISA 16 x 16 register transpose (vec_rows.h transpose16_b32; 1024x1024
+// float32 at 1 thread: 964 -> 522 us). Tiles (times the remaining outer dims) are split over threads.
 #include "backend/cpu/copy.h"
 
 #include <algorithm>
 
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/vec_rows.h"
 
 namespace lucid::cpu {
 
@@ -56,6 +58,7 @@ void run(const Iter<2>& it, int i, int j) {
   const int64_t ti = (ni + B - 1) / B, tj = (nj + B - 1) / B;
   const int64_t units = outer * ti * tj;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / (B * B));
+  const auto tile16 = row_kernels().transpose16_b32;
   char* const dbase = it.base[0];
   const char* const sbase = it.base[1];
   constexpr int64_t sz = sizeof(T);
@@ -78,8 +81,16 @@ void run(const Iter<2>& it, int i, int j) {
       d += i0 * sz + j0 * dj;
       s += i0 * si + j0 * sz;
       const int64_t mi = std::min<int64_t>(B, ni - i0), mj = std::min<int64_t>(B, nj - j0);
-      if (mi == B && mj == B) full_tile<T, B>(d, s, dj, si);
-      else edge_tile<T>(d, s, mi, mj, dj, si);
+      if (mi == B && mj == B) {
+        if constexpr (sizeof(T) == 4 && B % 16 == 0) {  // the per-ISA register transpose, 16 x 16 at a time
+          for (int64_t jj = 0; jj < B; jj += 16)
+            for (int64_t ii = 0; ii < B; ii += 16) tile16(d + ii * sz + jj * dj, dj, s + ii * si + jj * sz, si);
+        } else {
+          full_tile<T, B>(d, s, dj, si);
+        }
+      } else {
+        edge_tile<T>(d, s, mi, mj, dj, si);
+      }
     }
   });
 }

@@ -742,6 +742,41 @@ void sum_cols_f32(double* acc, const float* p, int64_t k) {
   for (int64_t j = 0; j < k; ++j) acc[j] += double(p[j]);
 }
 
+void transpose16_b32(char* d, int64_t dj, const char* s, int64_t si) {
+#if defined(__AVX512F__)
+  // In registers: 32-bit, then 64-bit interleaves within 128-bit lanes, then two rounds of lane
+  // shuffles (64 shuffles for 256 elements, against one load and one store per element).
+  __m512 r[16], a[16];
+  for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(reinterpret_cast<const float*>(s + i * si));
+  for (int k = 0; k < 16; k += 2) {
+    a[k] = _mm512_unpacklo_ps(r[k], r[k + 1]);
+    a[k + 1] = _mm512_unpackhi_ps(r[k], r[k + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {  // r[k + m], 128-bit lane L: rows k..k+3 of column 4 L + m
+    const __m512d a0 = _mm512_castps_pd(a[k]), a1 = _mm512_castps_pd(a[k + 1]);
+    const __m512d a2 = _mm512_castps_pd(a[k + 2]), a3 = _mm512_castps_pd(a[k + 3]);
+    r[k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+    r[k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+    r[k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+    r[k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+  }
+  for (int m = 0; m < 4; ++m) {  // column 4 L + m: lane L of r[m], r[4 + m], r[8 + m], r[12 + m]
+    const __m512 e0 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x88), e1 = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xdd);
+    const __m512 f0 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x88);
+    const __m512 f1 = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xdd);
+    _mm512_storeu_ps(reinterpret_cast<float*>(d + m * dj), _mm512_shuffle_f32x4(e0, f0, 0x88));
+    _mm512_storeu_ps(reinterpret_cast<float*>(d + (m + 4) * dj), _mm512_shuffle_f32x4(e1, f1, 0x88));
+    _mm512_storeu_ps(reinterpret_cast<float*>(d + (m + 8) * dj), _mm512_shuffle_f32x4(e0, f0, 0xdd));
+    _mm512_storeu_ps(reinterpret_cast<float*>(d + (m + 12) * dj), _mm512_shuffle_f32x4(e1, f1, 0xdd));
+  }
+#else
+  for (int j = 0; j < 16; ++j) {
+    uint32_t* dr = reinterpret_cast<uint32_t*>(d + j * dj);
+    for (int i = 0; i < 16; ++i) std::memcpy(dr + i, s + i * si + 4 * j, 4);
+  }
+#endif
+}
+
 }  // namespace
 }  // namespace LUCID_ISA
 
@@ -757,7 +792,7 @@ const bool rows_registered =
                            &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::topk_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32, &LUCID_ISA::prod_f32,
                            &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
-                           &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32}),
+                           &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32, &LUCID_ISA::transpose16_b32}),
      true);
 }  // namespace
 

@@ -391,9 +391,11 @@ bool try_rows(const R& r, const TensorImpl& out, const TensorImpl* indices, cons
     constexpr bool kMax = std::is_same_v<R, ExtremeR<float, true>>;
     constexpr int64_t kG = 64;
     const int64_t groups = (plan.count + kG - 1) / kG;
-    if (rest == 1 && K <= 4096 && groups >= 4 && get_num_threads() > 1 && !in_parallel_region()) {
-      // One output row on several threads: groups of 64 reduced rows stream contiguous memory into
-      // their own (value, index) rows, merged in order afterwards (exact: same result as one pass).
+    if (rest == 1 && K <= 4096 && groups >= 4 && !in_parallel_region()) {
+      // One output row: groups of 64 reduced rows stream contiguous memory into their own (value,
+      // index) rows, merged in order afterwards (exact: same result as one pass). Threads split the
+      // groups; on one thread too this beats column blocks, which read each row in 1 KB pieces
+      // (1024x1024 amax(dim=0): 220 -> 195 us).
       std::vector<float> pv(size_t(groups * K));
       std::vector<int32_t> pi(size_t(groups * K), 0);
       const float v0 = r.init().v;

@@ -52,6 +52,8 @@ struct RowKernels {
   void (*bn_stats_f32)(const float* x, int64_t N, int64_t S, int64_t stride, double* mean, double* var);
   // y = x * scale + shift over the same N rows of S (y with the same layout as x).
   void (*bn_apply_f32)(float* y, const float* x, int64_t N, int64_t S, int64_t stride, float scale, float shift);
+  // A 16 x 16 tile of 4-byte elements transposed: d + j * dj + 4 i <- s + i * si + 4 j (strides in bytes).
+  void (*transpose16_b32)(char* d, int64_t dj, const char* s, int64_t si);
 };
 
 void register_row_kernels(Isa isa, const RowKernels& k);
