@@ -33,7 +33,8 @@ FUNCS = {
     "sqrt": (np.sqrt, [(0, 10), "log"], 0.5, 0.5),
     "rsqrt": (lambda x: 1 / np.sqrt(x), [(0, 10), "log"], 1.5, 1.5),  # two roundings, as PyTorch
     # (0.85, 1.3): around the float kernel's switch from the polynomial to 1 - 2 / (e^{2|x|} + 1) at 0.98
-    "tanh": (np.tanh, [(-10, 10), (-1, 1), (-1e-3, 1e-3), (0.85, 1.3), (-1.3, -0.85)], 1.0, 1.0),
+    "tanh": (np.tanh, [(-10, 10), (-1, 1), (-1e-3, 1e-3), (0.85, 1.3), (-1.3, -0.85), (8.9, 9.2), (1.2, 1.3)],
+             1.0, 1.0),
     "sinh": (np.sinh, [(-89, 89), (-2, 2), (-1e-3, 1e-3), (-710, 710, "f64")], 1.0, 1.0),
     "cosh": (np.cosh, [(-89, 89), (-2, 2), (-710, 710, "f64")], 1.0, 1.0),
     "atanh": (np.arctanh, [(-1, 1), (-0.01, 0.01)], 1.0, 1.0),
@@ -201,20 +202,27 @@ def test_erfc_float32_fast_and_full_blocks():
     assert _ulps(_run("erfc", mixed), _erfc(mixed.astype(np.float64)), np.float32).max() <= 1.0
 
 
+# The starts of the AVX-512 table kernels' 32 intervals: erfc's where |x| (|x| + 2.5) passes an
+# integer, tanh's (above 0.98) every 1/3.93 from 0.98 to 9.1.
+_TABLE_STARTS = {"erfc": (np.sqrt(np.arange(32, dtype=np.float64) + 1.5625) - 1.25, _erfc),
+                 "tanh": (np.append(0.98 + np.arange(32) / 3.93, [9.0, 9.01, 9.1, 12.0]), np.tanh)}
+
+
+@pytest.mark.parametrize("name", sorted(_TABLE_STARTS))
 @pytest.mark.parametrize("n", [1, 7, 15, 16, 17, 31, 33, 1037])
-def test_erfc_float32_vector_and_scalar_lanes(n):
-    """erfc: a block's vector kernel (16 lanes at a time) and its scalar tail give the same bits, in
-    every one of the table kernel's 32 intervals (where |x| (|x| + 2.5) passes an integer) and on both
-    signs; one element at a time takes the scalar code only."""
-    a = np.sqrt(np.arange(32, dtype=np.float64) + 1.5625) - 1.25  # a (a + 2.5) = k: the interval starts
-    pts = np.concatenate([a, -a, a + 0.01, -(a + 0.01), np.nextafter(a.astype(np.float32), 0)])
+def test_table_kernel_vector_and_scalar_lanes(name, n):
+    """erfc, tanh: a block's vector kernel (16 lanes at a time) and its scalar tail give the same bits,
+    in every interval of the table kernel and on both signs; one element at a time takes the scalar
+    code only."""
+    a, ref = _TABLE_STARTS[name]
+    pts = np.concatenate([a, -a, a + 0.01, -(a + 0.01), np.nextafter(a.astype(np.float32), 0), [0.5, -0.25]])
     x = np.resize(pts.astype(np.float32), n)
     x[n - 1 - n // 3] = np.float32(np.nan) if n > 1 else x[0]
-    one = np.array([_run("erfc", x[i:i + 1])[0] for i in range(n)])
-    got = _run("erfc", x)
+    one = np.array([_run(name, x[i:i + 1])[0] for i in range(n)])
+    got = _run(name, x)
     np.testing.assert_array_equal(got.view(np.uint32), one.view(np.uint32))
     ok = ~np.isnan(x)
-    assert _ulps(got[ok], _erfc(x[ok].astype(np.float64)), np.float32).max() <= 1.0
+    assert _ulps(got[ok], ref(x[ok].astype(np.float64)), np.float32).max() <= 1.0
 
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0, 0.5, 100.0, -100.0, 1e30, -1e30, 1000.0, -1000.0]

@@ -91,6 +91,16 @@ LUCID_VM T poly(T x, const T (&c)[N]) {
   for (int i = N - 2; i >= 0; --i) r = r * x + c[i];
   return r;
 }
+// The same with every step an explicit fma: the same roundings in a vector body and its scalar
+// tail (and in hand-written vector twins), whatever GCC's contraction does. FMA builds only (without
+// FMA, std::fma is a library call).
+template <typename T, int N>
+LUCID_VM T poly_fma(T x, const T (&c)[N]) {
+  T r = c[N - 1];
+#pragma GCC unroll 16
+  for (int i = N - 2; i >= 0; --i) r = std::fma(r, x, c[i]);
+  return r;
+}
 
 // a + b = s + e exactly (|a| >= |b| or a == 0).
 template <typename T> LUCID_VM T fast_two_sum(T a, T b, T& e) {

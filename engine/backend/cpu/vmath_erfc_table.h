@@ -3,17 +3,16 @@
 // vmath_special.h, which adds the tail). Lane i = int(a (a + 2.5)), a = |x|, picks an interval of a
 // over which erfc falls by a factor of about 2; on it erfc(a) = c0 + c1 u + u^2 Q(u), u = a - c
 // (exact by Sterbenz beyond the first interval), c1 in two floats, Q of degree 4. Minimax fits with
-// float coefficients (scripts/fit_erfc_table.py), relative error below 2^-28.3; each center c lies
+// float coefficients (scripts/fit_tables.py), relative error below 2^-28.3; each center c lies
 // near the middle of its interval where erfc(c) rounds to a float within 2^-33, so c0 carries no
 // rounding error. c1 u is kept exact (fma) and c0 + c1 u summed with its error, so only the last
 // addition rounds at full size: max 0.84 ulp over all floats (at small negative x, 2 - erfc(-x)),
 // the same bits in the vector kernel (vpermt2ps picks the coefficients: 10 of its 31 ops per 16
 // lanes) and the scalar code. The polynomials carry erfc's scale (down to 2^-32): no exponential.
-#include <immintrin.h>
-
 #include <cstdint>
 
 #include "backend/cpu/vmath_base.h"
+#include "backend/cpu/vmath_table.h"
 
 namespace lucid::cpu::vmath {
 
@@ -37,11 +36,11 @@ alignas(64) constexpr float kErfcTabP[8][32] = {
      -1.8579928e-07f, -8.683939e-08f, -4.021347e-08f, -1.8673795e-08f, -8.5876275e-09f, -3.9363117e-09f,
      -2.1965834e-09f},
     {  // c1 (low part)
-     9.599101e-09f, 1.74986e-09f, 1.668985e-08f, 6.3943983e-09f, -1.10866125e-08f, 6.1428973e-09f,
-     4.527631e-11f, 1.5576338e-09f, -1.6486673e-10f, -3.404446e-11f, -3.1348882e-10f, -2.0147868e-10f,
-     8.268195e-11f, -9.01549e-12f, -1.1525139e-11f, -1.0844483e-12f, -1.1878135e-12f, 3.2616338e-12f,
-     -5.9986337e-13f, 1.7206475e-14f, 2.1966046e-13f, -4.049925e-14f, 4.4348273e-14f, 2.5239966e-14f,
-     -8.252097e-15f, 1.2702799e-15f, -2.2859956e-15f, -8.224569e-16f, 4.890722e-19f, 3.584484e-16f,
+     9.599101e-09f, 1.7498585e-09f, 1.668985e-08f, 6.394398e-09f, -1.10866125e-08f, 6.1428977e-09f,
+     4.5276297e-11f, 1.5576338e-09f, -1.6486676e-10f, -3.4044455e-11f, -3.1348882e-10f, -2.0147868e-10f,
+     8.268195e-11f, -9.01549e-12f, -1.1525139e-11f, -1.0844482e-12f, -1.187814e-12f, 3.2616338e-12f,
+     -5.998633e-13f, 1.7206478e-14f, 2.1966047e-13f, -4.049925e-14f, 4.4348273e-14f, 2.5239966e-14f,
+     -8.2520965e-15f, 1.2702799e-15f, -2.2859958e-15f, -8.2245687e-16f, 4.890689e-19f, 3.5844838e-16f,
      1.8718954e-16f, -5.678388e-17f},
     {  // c2
      0.1919182f, 0.43675447f, 0.48114038f, 0.41628686f, 0.3158163f, 0.21977995f, 0.14390208f, 0.089883275f,
@@ -92,13 +91,7 @@ LUCID_VM float erfc_tab(float x) {
 // o[0, m) = erfc_tab(x) lane by lane (o may be x); false when a lane has |x| >= 4.5 or is NaN (its o is
 // garbage then). The same operations as erfc_tab, in the same order: the same bits.
 inline bool erfc_tab_block(const float* x, float* o, int64_t m) {
-  __m512 lo[9], hi[9];  // the tables' halves: lanes 0-15 and 16-31
-  lo[0] = _mm512_load_ps(kErfcTabC);
-  hi[0] = _mm512_load_ps(kErfcTabC + 16);
-  for (int r = 0; r < 8; ++r) {
-    lo[r + 1] = _mm512_load_ps(kErfcTabP[r]);
-    hi[r + 1] = _mm512_load_ps(kErfcTabP[r] + 16);
-  }
+  const Tables32<9> tab(kErfcTabC, kErfcTabP);
   const __m512 k25 = _mm512_set1_ps(2.5f), two = _mm512_set1_ps(2.0f);
   const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff);
   __m512i mx = _mm512_setzero_si512();  // the largest |x| bits (NaN: above inf's)
@@ -109,14 +102,13 @@ inline bool erfc_tab_block(const float* x, float* o, int64_t m) {
     mx = _mm512_max_epi32(mx, ai);
     const __m512 a = _mm512_castsi512_ps(ai);
     const __m512i i = _mm512_cvttps_epi32(_mm512_mul_ps(a, _mm512_add_ps(a, k25)));  // low 5 bits used
-    const auto tab = [&](int r) { return _mm512_permutex2var_ps(lo[r], i, hi[r]); };
-    const __m512 u = _mm512_sub_ps(a, tab(0));
-    const __m512 c0 = tab(1), c1 = tab(2);
+    const __m512 u = _mm512_sub_ps(a, tab(0, i));
+    const __m512 c0 = tab(1, i), c1 = tab(2, i);
     const __m512 p = _mm512_mul_ps(c1, u), pl = _mm512_fmsub_ps(c1, u, p);
-    __m512 q = tab(8);
-    for (int k = 7; k >= 4; --k) q = _mm512_fmadd_ps(q, u, tab(k));
+    __m512 q = tab(8, i);
+    for (int k = 7; k >= 4; --k) q = _mm512_fmadd_ps(q, u, tab(k, i));
     const __m512 t = _mm512_add_ps(c0, p), e = _mm512_add_ps(_mm512_sub_ps(c0, t), p);
-    const __m512 s = _mm512_fmadd_ps(_mm512_mul_ps(u, u), q, _mm512_fmadd_ps(tab(3), u, pl));
+    const __m512 s = _mm512_fmadd_ps(_mm512_mul_ps(u, u), q, _mm512_fmadd_ps(tab(3, i), u, pl));
     const __m512 y = _mm512_add_ps(t, _mm512_add_ps(e, s));
     const __mmask16 neg = _mm512_movepi32_mask(_mm512_castps_si512(v));
     _mm512_storeu_ps(o + j, _mm512_mask_sub_ps(y, neg, two, y));

@@ -95,13 +95,6 @@ constexpr float kErfcHiF[] = {-0.0010789201f, 0.06894298f, -0.01679507f, -0.0084
                               -5.210054e-07f, 1.2553991e-07f};  // on [1.5, 4.5], in a - 3
 constexpr float kErfcExpF[] = {0.49999994f, 0.16666521f, 0.041668262f, 0.008368671f,
                                0.0013821042f};  // (e^r - 1 - r) / r^2 on |r| <= ln2/2
-template <int N>
-LUCID_VM float erfc_horner(float x, const float (&c)[N]) {  // every fma explicit: the same roundings in every lane
-  float r = c[N - 1];
-#pragma GCC unroll 16
-  for (int i = N - 2; i >= 0; --i) r = std::fma(r, x, c[i]);
-  return r;
-}
 // erfc(x) for |x| < 4.5 (other x: finite or NaN garbage, selected away by erfc)
 LUCID_VM float erfc_nf(float x) {
   const float a = abs_(x);
@@ -113,8 +106,8 @@ LUCID_VM float erfc_nf(float x) {
   const float q = t - Lim<float>::magic;
   const float rh = std::fma(q, -0.693147182f, -eh);  // exact
   const float rl = std::fma(q, 1.9046543e-09f, -el);  // -E - n ln2 = rh + rl (ln2 in two floats)
-  const float A = (rh * rh) * erfc_horner(rh, kErfcExpF);
-  const float T = lo ? erfc_horner(a - 0.75f, kErfcLoF) : erfc_horner(a - 3.0f, kErfcHiF);
+  const float A = (rh * rh) * poly_fma(rh, kErfcExpF);
+  const float T = lo ? poly_fma(a - 0.75f, kErfcLoF) : poly_fma(a - 3.0f, kErfcHiF);
   const float Rh = 0.96875f + T;
   const float Rl = std::fma(Rh, rl, (0.96875f - Rh) + T);  // R e^rl = Rh + Rl
   const float s = std::fma(Rh, rh, Rh), se = std::fma(Rh, rh, Rh - s);  // Rh (1 + rh) = s + se
@@ -215,7 +208,7 @@ LUCID_VM float erfinv_logu(float y, float& vl) {
   const float sc = i2f((127 << 23) - (ix & int32_t(0xff800000)));  // 2^-e
   const float f = std::fma(uh, sc, -1.0f);  // m - 1, exact
   const float F = std::fma(ul, sc, f);
-  const float g = std::fma(F, erfc_horner(F, kErfinvLogQF), -0.5f);
+  const float g = std::fma(F, poly_fma(F, kErfinvLogQF), -0.5f);
   const float L = std::fma(F * F, g, f) + std::fma(e, kErfinvLn2L, std::fma(ul, sc, kErfinvK));
   const float vh = std::fma(e, kErfinvLn2H, L);
   vl = std::fma(e, kErfinvLn2H, -vh) + L;
@@ -224,7 +217,7 @@ LUCID_VM float erfinv_logu(float y, float& vl) {
 LUCID_VM float erfinv_mid(float vh, float vl, float& t) {  // P = ph + t for |y| <= 0.99
   const float ph = std::fma(kErfinvC1, vh, kErfinvC0);
   const float pl = std::fma(kErfinvC1, vh, kErfinvC0 - ph);  // c0 + c1 vh = ph + pl
-  t = std::fma(kErfinvC1, vl, std::fma(vh * vh, erfc_horner(vh, kErfinvRF), pl));
+  t = std::fma(kErfinvC1, vl, std::fma(vh * vh, poly_fma(vh, kErfinvRF), pl));
   return ph;
 }
 LUCID_VM float erfinv_tail(float vh, float vl, float& t) {  // P = ph + t for 0.99 < |y| < 1
@@ -232,7 +225,7 @@ LUCID_VM float erfinv_tail(float vh, float vl, float& t) {  // P = ph + t for 0.
   const float ph = std::fma(kErfinvA1, d, kErfinvA0);
   const float pl = std::fma(kErfinvA1, d, kErfinvA0 - ph);
   const float rs = (std::fma(-sh, sh, -vh) + kErfinvK) - vl;  // w - sh^2
-  t = std::fma(rs, std::fma(-0.0522369295f, d, 0.170950189f), std::fma(d * d, erfc_horner(d, kErfinvTF), pl));
+  t = std::fma(rs, std::fma(-0.0522369295f, d, 0.170950189f), std::fma(d * d, poly_fma(d, kErfinvTF), pl));
   return ph;
 }
 LUCID_VM float erfinv_sign(float y, float r) { return i2f(f2i(r) | (f2i(y) & int32_t(0x80000000))); }  // -0 stays

@@ -181,8 +181,9 @@ void redo_chunks(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x); 
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
 #if defined(__AVX512F__) && defined(__FMA__)
-  if constexpr (Op == UnaryOp::Erfc && std::is_same_v<M, float>) {  // a whole-block kernel (vmath_special.h)
-    erfc_run(x, o, m);
+  if constexpr (std::is_same_v<M, float> && (Op == UnaryOp::Erfc || Op == UnaryOp::Tanh)) {  // whole-block
+    if constexpr (Op == UnaryOp::Erfc) erfc_run(x, o, m);  // table kernels (vmath_special.h, vmath_exp.h)
+    else tanh_run(x, o, m);
     return;
   }
 #endif
