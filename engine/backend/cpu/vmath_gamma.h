@@ -10,6 +10,7 @@
 // exactly 0 at 1). Errors (tests/python/test_unary_accuracy.py): at most 1 ulp away from the zeros
 // near the negative roots, where the absolute error stays below PyTorch's (SLEEF's).
 #include "backend/cpu/vmath_exp.h"
+#include "backend/cpu/vmath_trig.h"
 
 namespace lucid::cpu::vmath {
 
@@ -77,6 +78,45 @@ LUCID_VM float lgamma(float xf) {
   const bool pole = xf <= 0.0f && r == 0.0;  // 0, -0, negative integers, -inf (r: NaN - NaN)
   y = pole || abs_(xf) == Lim<float>::inf ? Lim<float>::inf : y;
   return xf != xf ? xf : y;
+}
+
+// digamma for float, in double, rounded once (float64 keeps the common code, PyTorch's calc_digamma):
+// for z > 0, below 10 the sum of 1 / (z + k), k < 10, kept as one fraction N / D (one division instead
+// of PyTorch's ten, and no loop whose length depends on z), then the asymptotic series at z + 10
+// (Cephes' seven terms: log z - 1 / (2 z) - sum B_2k / (2k z^2k)). x < 0 reflects:
+// psi(x) = psi(1 - x) - pi / tan(pi x), with tan(pi x) = tan(pi (x - round(x))) (exact argument).
+// The double log keeps the cancellation near the root 1.4616 harmless (PyTorch's float32 loses it).
+constexpr double kDigammaA[] = {8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                                -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                                8.33333333333333333333E-2};  // in 1 / z^2, highest power first
+LUCID_VM double digamma_pos(double z) {  // z > 0
+  double n = 0.0, d = 1.0;
+  for (int k = 0; k < 10; ++k) {  // sum_{j < k} 1 / (z + j) = n / d
+    const double t = z + double(k);
+    n = n * t + d;
+    d *= t;
+  }
+  const bool shift = z < 10.0;
+  const double zs = shift ? z + 10.0 : z;
+  const double s = shift ? n / d : 0.0;  // z >= 10: n / d may be inf / inf, unused
+  const double r = 1.0 / zs, r2 = r * r;
+  double p = kDigammaA[0];
+  for (int k = 1; k < 7; ++k) p = p * r2 + kDigammaA[k];
+  return (log(zs) - s) - (0.5 * r + r2 * p);
+}
+LUCID_VM bool digamma_fast_ok(float x) { return x > 0.0f && x < Lim<float>::inf; }  // NaN: no
+LUCID_VM float digamma_fast(float x) { return float(digamma_pos(double(x))); }
+LUCID_VM float digamma(float xf) {
+  const double x = xf;
+  const bool neg = x < 0.0;
+  int64_t ni;
+  const double r = x - round_int(neg ? x : 0.0, ni);  // exact; 0 at the poles (and NaN for -inf)
+  const double pos = digamma_pos(neg ? 1.0 - x : (xf < Lim<float>::inf ? x : 1.0));
+  const double refl = -3.14159265358979323846 / tan(3.14159265358979323846 * (r == 0.0 ? 0.5 : r));
+  float y = float(neg ? pos + refl : pos);
+  y = xf == Lim<float>::inf ? xf : y;
+  y = xf == 0.0f ? (f2i(xf) < 0 ? Lim<float>::inf : -Lim<float>::inf) : y;  // -0: +inf, as PyTorch
+  return (neg && r == 0.0) || xf != xf || r != r ? Lim<float>::nan : y;
 }
 
 }  // namespace lucid::cpu::vmath

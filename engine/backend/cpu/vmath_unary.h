@@ -17,7 +17,7 @@ namespace lucid::cpu::vmath {
 template <UnaryOp Op, typename M>
 constexpr bool has_vec() {
   using U = UnaryOp;
-  if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv || Op == U::Lgamma)
+  if constexpr (Op == U::Erf || Op == U::Erfc || Op == U::Erfinv || Op == U::Lgamma || Op == U::Digamma)
     return std::is_same_v<M, float>;  // float only
   else if constexpr (Op == U::Asinh || Op == U::Acosh) return std::is_same_v<M, float>;
 #if defined(__FMA__)  // without FMA (baseline build) the roundings of exp2's Horner steps exceed 1 ulp: libm
@@ -60,6 +60,7 @@ LUCID_VM M apply_vec(M x) {
   else if constexpr (Op == U::Erfc) return erfc(x);
   else if constexpr (Op == U::Erfinv) return erfinv(x);
   else if constexpr (Op == U::Lgamma) return lgamma(x);
+  else if constexpr (Op == U::Digamma) return digamma(x);
   else if constexpr (Op == U::Floor) return std::floor(x);
   else if constexpr (Op == U::Ceil) return std::ceil(x);
   else if constexpr (Op == U::Trunc) return std::trunc(x);
@@ -72,7 +73,8 @@ LUCID_VM M apply_vec(M x) {
 template <UnaryOp Op>
 constexpr bool has_fast() {
   return Op == UnaryOp::Exp || Op == UnaryOp::Log || Op == UnaryOp::Log2 || Op == UnaryOp::Log10 ||
-         Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv || Op == UnaryOp::Lgamma || Op == UnaryOp::Erfc;
+         Op == UnaryOp::Sigmoid || Op == UnaryOp::Erfinv || Op == UnaryOp::Lgamma || Op == UnaryOp::Erfc ||
+         Op == UnaryOp::Digamma;
 }
 template <UnaryOp Op, typename M>
 LUCID_VM bool fast_ok(M x) {
@@ -80,6 +82,7 @@ LUCID_VM bool fast_ok(M x) {
   else if constexpr (Op == UnaryOp::Sigmoid) return exp_fast_ok(M(-x));
   else if constexpr (Op == UnaryOp::Erfinv) return erfinv_fast_ok(float(x));  // float only (has_vec)
   else if constexpr (Op == UnaryOp::Lgamma) return lgamma_fast_ok(float(x));  // x > 0: no reflection
+  else if constexpr (Op == UnaryOp::Digamma) return digamma_fast_ok(float(x));
   else if constexpr (Op == UnaryOp::Erfc) return erfc_fast_ok(float(x));  // |x| < 4: no tail
   else return log_fast_ok(x);
 }
@@ -91,6 +94,7 @@ LUCID_VM M apply_fast(M x) {
   else if constexpr (Op == UnaryOp::Log10) return log10_fast(x);
   else if constexpr (Op == UnaryOp::Erfinv) return M(erfinv_fast(float(x)));
   else if constexpr (Op == UnaryOp::Lgamma) return M(lgamma_fast(float(x)));
+  else if constexpr (Op == UnaryOp::Digamma) return M(digamma_fast(float(x)));
   else if constexpr (Op == UnaryOp::Erfc) return M(erfc_fast(float(x)));
   else return log_fast(x);
 }
