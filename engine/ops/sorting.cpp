@@ -304,12 +304,6 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& t, bool, boo
 
 // ---- searchsorted / bucketize
 
-namespace {
-
-Tensor scalar_tensor(const Scalar& s, Dtype d, Device dev) { return full({}, s, d, dev); }
-
-}  // namespace
-
 Tensor searchsorted(const Tensor& seq, const SearchValues& values_arg, bool out_int32, bool right,
                     const std::optional<std::string>& side, const std::optional<Tensor>& sorter) {
   const char* op = "searchsorted";
@@ -328,7 +322,7 @@ Tensor searchsorted(const Tensor& seq, const SearchValues& values_arg, bool out_
                 "[searchsorted] input value can be a scalar only when boundaries tensor dimension is 1, but we got "
                 "boundaries tensor dim(" << seq->dim() << ")");
     dt = result_type(seq, *s);
-    values = scalar_tensor(*s, dt, seq->device());
+    values = full({}, *s, dt, seq->device());
   } else {
     values = std::get<Tensor>(values_arg);
     dt = result_type(seq, values);
