@@ -80,11 +80,12 @@ Tensor sum_grad_to(const Tensor& g, const Shape& keep_shape, const Shape& in_sha
 
 using namespace detail;
 
-Tensor sum(const Tensor& t, const Dims& dims, bool keepdim, std::optional<Dtype> dtype) {
-  const auto rd = reduction_dims(t, dims, "sum");
-  const Dtype out_dt = dtype ? *dtype : (is_integral(t->dtype(), true) ? Dtype::I64 : t->dtype());
-  Tensor in = t;
-  if (dtype && *dtype != t->dtype()) in = cast(t, *dtype);
+namespace {
+
+// sum (div 1, SumBackward0) or mean in one pass (div the count, MeanBackward0: the kernel divides as it
+// stores) of t's dims rd, into a new tensor of dtype out_dt.
+Tensor sum_div(const Tensor& in, const std::vector<int64_t>& rd, bool keepdim, Dtype out_dt, double div,
+               const char* node) {
   // Move the reduced dims last.
   std::vector<int64_t> perm;
   Shape out_shape, keep_shape;
@@ -96,13 +97,24 @@ Tensor sum(const Tensor& t, const Dims& dims, bool keepdim, std::optional<Dtype>
   for (auto d : rd) perm.push_back(d);
   Tensor p = permute(in, perm);
   Tensor out = TensorImpl::empty(out_shape, out_dt, in->device());
-  sum_kernel(in->device())(*out, *p, int(rd.size()));
+  sum_kernel(in->device())(*out, *p, int(rd.size()), div);
   Tensor result = keepdim ? out->as_view(keep_shape, contiguous_strides(keep_shape), 0) : out;
   const Shape in_shape = in->shape();
-  record("SumBackward0", {&in}, {&result}, {}, [keep_shape, in_shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
-    return std::vector<Tensor>{expand(reshape(g[0], keep_shape), in_shape)};
+  record(node, {&in}, {&result}, {}, [keep_shape, in_shape, div](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
+    Tensor gi = expand(reshape(g[0], keep_shape), in_shape);
+    return std::vector<Tensor>{div == 1.0 ? gi : lucid::div(gi, Scalar::from_double(div))};
   });
   return result;
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& t, const Dims& dims, bool keepdim, std::optional<Dtype> dtype) {
+  const auto rd = reduction_dims(t, dims, "sum");
+  const Dtype out_dt = dtype ? *dtype : (is_integral(t->dtype(), true) ? Dtype::I64 : t->dtype());
+  Tensor in = t;
+  if (dtype && *dtype != t->dtype()) in = cast(t, *dtype);
+  return sum_div(in, rd, keepdim, out_dt, 1.0, "SumBackward0");
 }
 
 namespace {
@@ -119,6 +131,9 @@ Tensor mean(const Tensor& t, const Dims& dims, bool keepdim, std::optional<Dtype
                   << dtype_name(dt));
   const auto rd = reduction_dims(t, dims, "mean");
   const int64_t n = reduce_layout(t, rd).count;
+  // One pass: the sum kernel accumulates wide (double) and divides by n as it stores, rounding once
+  // (n = 0: 0 / 0, NaN, as PyTorch).
+  if (dt == t->dtype() && is_floating(dt)) return sum_div(t, rd, keepdim, dt, double(n), "MeanBackward0");
   const Dtype acc = wide_float(dt);
   Tensor s = sum(t, rd, keepdim, acc);  // sums accumulate in double; half types round once, at the end
   Tensor r = div(s, Scalar::from_int(n));
@@ -283,7 +298,7 @@ Tensor trace(const Tensor& t) {
   const int64_t n = std::min(shape[0], shape[1]);
   const Tensor d = t->as_view({n}, {t->strides()[0] + t->strides()[1]}, t->storage_offset());
   Tensor out = TensorImpl::empty({}, is_integral(t->dtype(), true) ? Dtype::I64 : t->dtype(), t->device());
-  sum_kernel(t->device())(*out, *d, 1);
+  sum_kernel(t->device())(*out, *d, 1, 1.0);
   record("TraceBackward0", {&t}, {&out}, {}, [shape](Node&, std::vector<Tensor>& g, std::vector<Tensor>&) {
     return std::vector<Tensor>{mul(eye(shape[0], shape[1], g[0]->dtype(), g[0]->device()), g[0])};
   });

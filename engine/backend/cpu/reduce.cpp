@@ -42,11 +42,11 @@ void sum_range(const ReducePlan& p, const char* base, int64_t b, int64_t e, SumL
   }
 }
 
-void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a) {
+void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a, double div) {
   dispatch_dtype(out.dtype(), [&]<typename T>() {
     T* dst = out.data<T>() + o;
-    if (is_complex(in_dtype)) *dst = convert<T>(c128(a.re, a.im));
-    else if (is_floating(in_dtype)) *dst = convert<T>(a.re);
+    if (is_complex(in_dtype)) *dst = convert<T>(c128(a.re / div, a.im / div));
+    else if (is_floating(in_dtype)) *dst = convert<T>(a.re / div);
     else *dst = convert<T>(a.i);
   });
 }
@@ -56,7 +56,8 @@ void store(const TensorImpl& out, int64_t o, Dtype in_dtype, const Acc& a) {
 // float32, one output row of K <= 4096: fixed groups of 64 reduced rows (the same on any thread
 // count, so results don't depend on it), each summed into its own K doubles while streaming
 // contiguous memory (threads split the groups), then the groups added in order.
-bool sum_row_groups_f32(const TensorImpl& out, const TensorImpl& in, int64_t K, const std::vector<int64_t>& offsets) {
+bool sum_row_groups_f32(const TensorImpl& out, const TensorImpl& in, int64_t K, const std::vector<int64_t>& offsets,
+                        double div) {
   constexpr int64_t kG = 64;
   const int64_t count = int64_t(offsets.size()), groups = (count + kG - 1) / kG;
   if (K > 4096 || groups < 4) return false;
@@ -73,19 +74,19 @@ bool sum_row_groups_f32(const TensorImpl& out, const TensorImpl& in, int64_t K, 
   for (int64_t k = 0; k < K; ++k) {
     double t = 0;
     for (int64_t g = 0; g < groups; ++g) t += part[size_t(g * K + k)];
-    o[k] = float(t);
+    o[k] = float(t / div);
   }
   return true;
 }
 
 template <typename T>
-void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const std::vector<int64_t>& offsets) {
+void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const std::vector<int64_t>& offsets, double div) {
   using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
   const int nouter = int(in.dim()) - nreduce;
   const int64_t K = in.shape()[size_t(nouter - 1)];
   const int64_t rest = out.numel() / K;
   if constexpr (std::is_same_v<T, float>) {
-    if (rest == 1 && sum_row_groups_f32(out, in, K, offsets)) return;
+    if (rest == 1 && sum_row_groups_f32(out, in, K, offsets, div)) return;
   }
   constexpr int64_t kBlock = 512;
   const int64_t kblocks = (K + kBlock - 1) / kBlock;
@@ -116,13 +117,16 @@ void sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const st
       if constexpr (std::is_same_v<T, bool>) {
         for (int64_t k = 0; k < kn; ++k) o[k] = acc[k] != 0;
       } else {
-        for (int64_t k = 0; k < kn; ++k) o[k] = T(typename OpMath<T>::type(acc[k]));
+        for (int64_t k = 0; k < kn; ++k) {
+          if constexpr (std::is_integral_v<T>) o[k] = T(acc[k]);
+          else o[k] = T(typename OpMath<T>::type(acc[k] / div));
+        }
       }
     }
   });
 }
 
-bool try_sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const ReducePlan& plan) {
+bool try_sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, const ReducePlan& plan, double div) {
   const int nouter = int(in.dim()) - nreduce;
   if (nouter < 1 || in.strides()[size_t(nouter - 1)] != 1 || in.shape()[size_t(nouter - 1)] < 16) return false;
   if (out.dtype() != in.dtype() || is_complex(in.dtype()) || in.dtype() == Dtype::Bool) return false;
@@ -142,12 +146,12 @@ bool try_sum_rows(const TensorImpl& out, const TensorImpl& in, int nreduce, cons
     }
   }
   dispatch_dtype(in.dtype(), [&]<typename T>() {
-    if constexpr (!std::is_same_v<T, c64> && !std::is_same_v<T, c128>) sum_rows<T>(out, in, nreduce, offsets);
+    if constexpr (!std::is_same_v<T, c64> && !std::is_same_v<T, c128>) sum_rows<T>(out, in, nreduce, offsets, div);
   });
   return true;
 }
 
-void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
+void sum(const TensorImpl& out, const TensorImpl& in, int nreduce, double div) {
   const SumLoop loop = sum_loop_for(in.dtype());
   const ReducePlan plan = make_plan(in, nreduce);
   const int64_t outer = out.numel();
@@ -155,10 +159,10 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
   const int64_t isz = in.element_size();
   const int nouter = int(in.dim()) - nreduce;
   if (plan.count == 0) {  // an empty reduction sums to zero
-    for (int64_t o = 0; o < outer; ++o) store(out, o, in.dtype(), Acc{});
+    for (int64_t o = 0; o < outer; ++o) store(out, o, in.dtype(), Acc{}, div);
     return;
   }
-  if (outer > 1 && try_sum_rows(out, in, nreduce, plan)) return;
+  if (outer > 1 && try_sum_rows(out, in, nreduce, plan, div)) return;
   if (outer > 1 && in.is_contiguous() && out.is_contiguous()) {
     // Whole contiguous rows (e.g. sum(dim=-1)): row o starts at o * count, no index arithmetic.
     const char* base = static_cast<const char*>(in.data_ptr());
@@ -169,14 +173,14 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
         for (int64_t r = b; r < e; ++r) {
           Acc a;
           loop(base + r * row_bytes, isz, plan.count, &a.re, &a.im, &a.i);
-          o[r] = float(a.re);
+          o[r] = float(a.re / div);
         }
         return;
       }
       for (int64_t r = b; r < e; ++r) {
         Acc a;
         loop(base + r * row_bytes, isz, plan.count, &a.re, &a.im, &a.i);
-        store(out, r, in.dtype(), a);
+        store(out, r, in.dtype(), a, div);
       }
     });
     return;
@@ -203,14 +207,14 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
     });
     Acc total;
     for (auto& p : parts) total.add(p);
-    store(out, 0, in.dtype(), total);
+    store(out, 0, in.dtype(), total, div);
     return;
   }
   parallel_for(0, outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, plan.count)), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       Acc a;
       sum_range(plan, outer_base(o), 0, plan.count, loop, &a);
-      store(out, o, in.dtype(), a);
+      store(out, o, in.dtype(), a, div);
     }
   });
 }

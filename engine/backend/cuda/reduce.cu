@@ -29,6 +29,14 @@ __device__ __forceinline__ SumAcc<T> to_acc(T v) {
   else return double(typename OpMath<T>::type(v));
 }
 
+// A floating sum divided by div as it is stored (mean: the count; 1 for a sum).
+template <typename A>
+__device__ __forceinline__ A divided(A acc, double div) {
+  if constexpr (std::is_same_v<A, c128>) return c128(acc.re / div, acc.im / div);
+  else if constexpr (std::is_integral_v<A>) return acc;
+  else return acc / div;
+}
+
 // out[o] = acc converted to the output dtype (a runtime switch: one instantiation per input type).
 template <typename A>
 __device__ void store_as(uint8_t out_dtype, void* out, int64_t o, A acc) {
@@ -99,7 +107,7 @@ __device__ __forceinline__ SumAcc<T> sum_range(const char* p, const OffsetCalc<1
 
 template <typename T, typename Index>
 __global__ void sum_thread_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index> red, Index nout, Index count,
-                                  const char* __restrict__ in, void* out, uint8_t out_dtype) {
+                                  const char* __restrict__ in, void* out, uint8_t out_dtype, double div) {
   using A = SumAcc<T>;
   const Index step = Index(gridDim.x) * blockDim.x;
   for (Index o = Index(blockIdx.x) * blockDim.x + threadIdx.x; o < nout; o += step) {
@@ -107,7 +115,7 @@ __global__ void sum_thread_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Inde
     outer.get(o, base);
     const char* p = in + base[0];
     const A acc = sum_range<T>(p, red, Index(0), count, Index(1));
-    store_as(out_dtype, out, int64_t(o), acc);
+    store_as(out_dtype, out, int64_t(o), divided(acc, div));
   }
 }
 
@@ -116,7 +124,7 @@ __global__ void sum_thread_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Inde
 template <typename T, typename Index>
 __global__ void sum_block_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index> red, Index nout, Index count,
                                  Index per, const char* __restrict__ in, void* out, uint8_t out_dtype,
-                                 SumAcc<T>* partials) {
+                                 SumAcc<T>* partials, double div) {
   using A = SumAcc<T>;
   const Index y0 = Index(blockIdx.y) * per;  // < 2 * count: no overflow
   const Index begin = y0 < count ? y0 : count;
@@ -129,7 +137,7 @@ __global__ void sum_block_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index
     acc = block_sum(acc);
     if (threadIdx.x == 0) {
       if (partials) partials[int64_t(o) * gridDim.y + blockIdx.y] = acc;
-      else store_as(out_dtype, out, int64_t(o), acc);
+      else store_as(out_dtype, out, int64_t(o), divided(acc, div));
     }
   }
 }
@@ -138,12 +146,12 @@ __global__ void sum_block_kernel(OffsetCalc<1, Index> outer, OffsetCalc<1, Index
 // sum itself: a sum of 1M floats is 1024 partials).
 template <typename A>
 __global__ void sum_partials_kernel(const A* __restrict__ partials, int64_t nout, int splits, void* out,
-                                    uint8_t out_dtype) {
+                                    uint8_t out_dtype, double div) {
   for (int64_t o = blockIdx.x; o < nout; o += gridDim.x) {
     A acc = A(0);
     for (int s = threadIdx.x; s < splits; s += blockDim.x) acc = acc + partials[o * splits + s];
     acc = block_sum(acc);
-    if (threadIdx.x == 0) store_as(out_dtype, out, o, acc);
+    if (threadIdx.x == 0) store_as(out_dtype, out, o, divided(acc, div));
   }
 }
 
@@ -184,7 +192,7 @@ Dims coalesce(const TensorImpl& in, int64_t lo, int64_t hi) {
 constexpr int64_t kTargetBlocks = 1024;  // fixed, not per-GPU: results must not depend on the GPU model
 
 template <typename T, typename Index>
-void launch_sum(const TensorImpl& out, const TensorImpl& in, const Dims& od, const Dims& rd, int dev) {
+void launch_sum(const TensorImpl& out, const TensorImpl& in, const Dims& od, const Dims& rd, int dev, double div) {
   using A = SumAcc<T>;
   cudaStream_t s = stream(dev);
   const OffsetCalc<1, Index> outer(od.nd, od.shape, od.stride), red(rd.nd, rd.shape, rd.stride);
@@ -196,7 +204,7 @@ void launch_sum(const TensorImpl& out, const TensorImpl& in, const Dims& od, con
   const bool inner_dense = rd.stride[0][0] == in.element_size();
   if (count <= 16 || (!inner_dense && nout >= 8 * kTargetBlocks)) {
     sum_thread_kernel<T, Index><<<blocks_for(nout), kThreads, 0, s>>>(outer, red, Index(nout), Index(count), in_p,
-                                                                        out_p, odt);
+                                                                        out_p, odt, div);
     LUCID_CUDA_LAUNCH_CHECK();
     return;
   }
@@ -211,7 +219,7 @@ void launch_sum(const TensorImpl& out, const TensorImpl& in, const Dims& od, con
   const dim3 grid(unsigned(std::min<int64_t>(nout, 1 << 20)), unsigned(splits));
   if (splits == 1) {
     sum_block_kernel<T, Index><<<grid, threads, 0, s>>>(outer, red, Index(nout), Index(count), Index(per), in_p, out_p,
-                                                        odt, nullptr);
+                                                        odt, nullptr, div);
     LUCID_CUDA_LAUNCH_CHECK();
     return;
   }
@@ -220,16 +228,16 @@ void launch_sum(const TensorImpl& out, const TensorImpl& in, const Dims& od, con
   Tensor scratch = TensorImpl::empty({nout * splits * int64_t(sizeof(A))}, Dtype::U8, out.device());
   A* partials = static_cast<A*>(scratch->data_ptr());
   sum_block_kernel<T, Index><<<grid, threads, 0, s>>>(outer, red, Index(nout), Index(count), Index(per), in_p, out_p,
-                                                      odt, partials);
+                                                      odt, partials, div);
   LUCID_CUDA_LAUNCH_CHECK();
   int pthreads = 32;
   while (pthreads < 256 && pthreads < splits) pthreads *= 2;
   sum_partials_kernel<A><<<unsigned(std::min<int64_t>(nout, 1 << 16)), pthreads, 0, s>>>(partials, nout, int(splits),
-                                                                                      out_p, odt);
+                                                                                      out_p, odt, div);
   LUCID_CUDA_LAUNCH_CHECK();
 }
 
-void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
+void sum(const TensorImpl& out, const TensorImpl& in, int nreduce, double div) {
   const int64_t nout = out.numel();
   if (nout == 0) return;
   const int dev = out.device().index;
@@ -238,8 +246,8 @@ void sum(const TensorImpl& out, const TensorImpl& in, int nreduce) {
   const Dims od = coalesce(in, 0, nouter), rd = coalesce(in, nouter, in.dim());
   const bool small = nout < (int64_t(1) << 31) && rd.count < (int64_t(1) << 31);
   dispatch_dtype(in.dtype(), [&]<typename T>() {
-    if (small) launch_sum<T, uint32_t>(out, in, od, rd, dev);
-    else launch_sum<T, uint64_t>(out, in, od, rd, dev);
+    if (small) launch_sum<T, uint32_t>(out, in, od, rd, dev, div);
+    else launch_sum<T, uint64_t>(out, in, od, rd, dev, div);
   });
 }
 

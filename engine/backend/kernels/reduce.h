@@ -8,7 +8,8 @@
 
 namespace lucid {
 
-LUCID_DECLARE_KERNEL(sum_kernel, void (*)(const TensorImpl& out, const TensorImpl& in, int nreduce))
+// sum_kernel stores each floating sum divided by `div` (mean: the count, in the same pass; 1 for a sum).
+LUCID_DECLARE_KERNEL(sum_kernel, void (*)(const TensorImpl& out, const TensorImpl& in, int nreduce, double div))
 
 // The generic reduction (one kernel, many ops), same layout contract as sum_kernel.
 //   Prod, NanSum, LogSumExp, Max, Min: out has in's dtype (the op casts beforehand).
