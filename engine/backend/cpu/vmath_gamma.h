@@ -1,6 +1,6 @@
 #pragma once
-// Branch-free lgamma for float (see vmath_base.h), computed in double and rounded once (float64 keeps
-// libm). For z > 0:
+// Branch-free lgamma and digamma for float (see vmath_base.h), computed in double and rounded once
+// (float64 keeps libm / the common code; digamma: below). lgamma, for z > 0:
 //   z < 5:  lgamma(z) = (u - 1)(u - 2) h(u) + log(P), u = z - floor(z) + 1 in [1, 2), P the shift
 //           product u (u + 1) ... (z - 1) (at most three factors; P = 1 / z below 1, as -log z),
 //           h a minimax fit, so the zeros at 1 and 2 come out with a small relative error;

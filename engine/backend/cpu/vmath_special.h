@@ -2,8 +2,9 @@
 // Branch-free erf, erfc and erfinv for float (see vmath_base.h). On the baseline build erf and erfc
 // compute in double and round once: erf = x P(x^2) near 0, erfc = e^{-x^2} R(x) in the middle and
 // e^{-x^2} S(1/x^2) / x in the tail (minimax fits, relative error below 1e-9). On the FMA builds erf is
-// native float, and so is erfc below |x| = 4.5 (the double tail above); erfinv is native float too
-// (double fits in Giles' variable w = -log(1 - y^2) on the baseline build; below).
+// native float, and so is erfc below |x| = 4.5 (the double tail above; on AVX-512 the table kernel of
+// vmath_erfc_table.h); erfinv is native float too (double fits in Giles' variable w = -log(1 - y^2) on
+// the baseline build; below).
 #include "backend/cpu/vmath_exp.h"
 #if defined(__AVX512F__) && defined(__FMA__)
 #include "backend/cpu/vmath_erfc_table.h"
