@@ -2,9 +2,8 @@
 // Branch-free exp/log family for float and double (vectorisable; see vmath_base.h): exp, exp2,
 // expm1, log, log2, log10, log1p, tanh (on AVX-512 half from the table of vmath_tanh_table.h), sinh,
 // cosh, atanh, sigmoid. Errors (max ulp over dense grids, tests/python/test_unary_accuracy.py) are
-// within PyTorch's SLEEF 1-ulp functions. Float
-// functions that PyTorch computes slowly anyway (expm1, log1p, ...) run in double internally, which
-// makes them correctly rounded but for rare ties.
+// within PyTorch's SLEEF 1-ulp functions. Float functions that PyTorch computes slowly anyway (expm1,
+// log1p, ...) run in double internally, which makes them correctly rounded but for rare ties.
 #include "backend/cpu/vmath_base.h"
 #if defined(__AVX512F__) && defined(__FMA__)
 #include "backend/cpu/vmath_tanh_table.h"
