@@ -3,7 +3,7 @@
 // touching a new cache line (and often a new page) for every element; here the 2-D plane spanned by
 // the destination's contiguous dim i and the source's contiguous dim j is copied in B x B tiles, so a
 // tile's source lines stay in L1 while its destination rows are written whole. Whole tiles of 4-byte
-// elements go through the per-ISA 16 x 16 register transpose (vec_rows.h transpose16_b32; 1024x1024
+// elements go through the AVX-512 16 x 16 register transpose (vec_rows.h transpose16_b32; 1024x1024
 // float32 at 1 thread: 964 -> 522 us). Tiles (times the remaining outer dims) are split over threads.
 #include "backend/cpu/copy.h"
 
@@ -82,12 +82,14 @@ void run(const Iter<2>& it, int i, int j) {
       s += i0 * si + j0 * sz;
       const int64_t mi = std::min<int64_t>(B, ni - i0), mj = std::min<int64_t>(B, nj - j0);
       if (mi == B && mj == B) {
-        if constexpr (sizeof(T) == 4 && B % 16 == 0) {  // the per-ISA register transpose, 16 x 16 at a time
-          for (int64_t jj = 0; jj < B; jj += 16)
-            for (int64_t ii = 0; ii < B; ii += 16) tile16(d + ii * sz + jj * dj, dj, s + ii * si + jj * sz, si);
-        } else {
-          full_tile<T, B>(d, s, dj, si);
+        if constexpr (sizeof(T) == 4 && B % 16 == 0) {
+          if (tile16) {  // the AVX-512 register transpose, 16 x 16 at a time
+            for (int64_t jj = 0; jj < B; jj += 16)
+              for (int64_t ii = 0; ii < B; ii += 16) tile16(d + ii * sz + jj * dj, dj, s + ii * si + jj * sz, si);
+            continue;
+          }
         }
+        full_tile<T, B>(d, s, dj, si);
       } else {
         edge_tile<T>(d, s, mi, mj, dj, si);
       }

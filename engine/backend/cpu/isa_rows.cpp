@@ -742,8 +742,8 @@ void sum_cols_f32(double* acc, const float* p, int64_t k) {
   for (int64_t j = 0; j < k; ++j) acc[j] += double(p[j]);
 }
 
-void transpose16_b32(char* d, int64_t dj, const char* s, int64_t si) {
 #if defined(__AVX512F__)
+void transpose16_b32(char* d, int64_t dj, const char* s, int64_t si) {
   // In registers: 32-bit, then 64-bit interleaves within 128-bit lanes, then two rounds of lane
   // shuffles (64 shuffles for 256 elements, against one load and one store per element).
   __m512 r[16], a[16];
@@ -769,13 +769,8 @@ void transpose16_b32(char* d, int64_t dj, const char* s, int64_t si) {
     _mm512_storeu_ps(reinterpret_cast<float*>(d + (m + 8) * dj), _mm512_shuffle_f32x4(e0, f0, 0xdd));
     _mm512_storeu_ps(reinterpret_cast<float*>(d + (m + 12) * dj), _mm512_shuffle_f32x4(e1, f1, 0xdd));
   }
-#else
-  for (int j = 0; j < 16; ++j) {
-    uint32_t* dr = reinterpret_cast<uint32_t*>(d + j * dj);
-    for (int i = 0; i < 16; ++i) std::memcpy(dr + i, s + i * si + 4 * j, 4);
-  }
-#endif
 }
+#endif
 
 }  // namespace
 }  // namespace LUCID_ISA
@@ -792,7 +787,13 @@ const bool rows_registered =
                            &LUCID_ISA::extreme_f32, &LUCID_ISA::minmax_f32, &LUCID_ISA::cumext_f32, &LUCID_ISA::topk_f32, &LUCID_ISA::extreme_cols_f32, &LUCID_ISA::sqdev_sum_f32, &LUCID_ISA::prod_f32,
                            &LUCID_ISA::nan_to_num_f32, &LUCID_ISA::round_scaled_f32, &LUCID_ISA::sum_cols_f32,
                            &LUCID_ISA::gelu_f32, &LUCID_ISA::silu_f32, &LUCID_ISA::gelu_backward_f32,
-                           &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32, &LUCID_ISA::transpose16_b32}),
+                           &LUCID_ISA::bn_stats_f32, &LUCID_ISA::bn_apply_f32,
+#if defined(__AVX512F__)
+                           &LUCID_ISA::transpose16_b32
+#else
+                           nullptr  // copy.cpp's scalar tile loop
+#endif
+                          }),
      true);
 }  // namespace
 

@@ -53,6 +53,7 @@ struct RowKernels {
   // y = x * scale + shift over the same N rows of S (y with the same layout as x).
   void (*bn_apply_f32)(float* y, const float* x, int64_t N, int64_t S, int64_t stride, float scale, float shift);
   // A 16 x 16 tile of 4-byte elements transposed: d + j * dj + 4 i <- s + i * si + 4 j (strides in bytes).
+  // AVX-512 only (in registers); null on the other ISAs.
   void (*transpose16_b32)(char* d, int64_t dj, const char* s, int64_t si);
 };
 

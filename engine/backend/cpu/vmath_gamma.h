@@ -86,9 +86,9 @@ LUCID_VM float lgamma(float xf) {
 // (Cephes' seven terms: log z - 1 / (2 z) - sum B_2k / (2k z^2k)). x < 0 reflects:
 // psi(x) = psi(1 - x) - pi / tan(pi x), with tan(pi x) = tan(pi (x - round(x))) (exact argument).
 // The double log keeps the cancellation near the root 1.4616 harmless (PyTorch's float32 loses it).
-constexpr double kDigammaA[] = {8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
-                                -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
-                                8.33333333333333333333E-2};  // in 1 / z^2, highest power first
+constexpr double kDigammaA[] = {8.33333333333333333333E-2, -8.33333333333333333333E-3, 3.96825396825396825397E-3,
+                                -4.16666666666666666667E-3, 7.57575757575757575758E-3, -2.10927960927960927961E-2,
+                                8.33333333333333333333E-2};  // in 1 / z^2
 LUCID_VM double digamma_pos(double z) {  // z > 0
   double n = 0.0, d = 1.0;
   for (int k = 0; k < 10; ++k) {  // sum_{j < k} 1 / (z + j) = n / d
@@ -100,9 +100,7 @@ LUCID_VM double digamma_pos(double z) {  // z > 0
   const double zs = shift ? z + 10.0 : z;
   const double s = shift ? n / d : 0.0;  // z >= 10: n / d may be inf / inf, unused
   const double r = 1.0 / zs, r2 = r * r;
-  double p = kDigammaA[0];
-  for (int k = 1; k < 7; ++k) p = p * r2 + kDigammaA[k];
-  return (log(zs) - s) - (0.5 * r + r2 * p);
+  return (log(zs) - s) - (0.5 * r + r2 * poly(r2, kDigammaA));
 }
 LUCID_VM bool digamma_fast_ok(float x) { return x > 0.0f && x < Lim<float>::inf; }  // NaN: no
 LUCID_VM float digamma_fast(float x) { return float(digamma_pos(double(x))); }

@@ -80,8 +80,8 @@ LUCID_VM float erf(float x) {
 LUCID_VM float erf(float x) { return float(erf_lite(double(x))); }
 #endif
 #if defined(__FMA__)
-// Native float erfc (AVX2 builds, AVX-512 has the table kernel; max 0.83 ulp over all floats, the same on avx2 and avx512) for
-// |x| < 4.5: erfc(a) = e^{-E} R(a) with a = |x| and E = a (k a + b) = eh + el kept exact (fma), where
+// Native float erfc (AVX2 builds; AVX-512 has the table kernel; max 0.83 ulp over all floats) for |x| <
+// 4.5: erfc(a) = e^{-E} R(a) with a = |x| and E = a (k a + b) = eh + el kept exact (fma), where
 // k a^2 + b a, close to a^2 + log(1 / erfc(a) e^{-a^2}), leaves R flat (0.86..1.18; k = 7/8, b = 1 below
 // a = 1.5, k = 15/16, b = 3/4 above), so that the float rounding errors of the polynomial in R stay
 // small against it. e^{-E} = 2^n e^{rh + rl} with rh exact (a multiple of 2^-25 below 1/2), e^rh =
