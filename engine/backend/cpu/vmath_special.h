@@ -126,7 +126,7 @@ LUCID_VM float erfc_tail(float xf) {
 // Blocks whose lanes all have |x| < 4.5 take erfc_fast alone; erfc adds the double tail (its division)
 // for the others, with the same results below 4.5. On AVX-512 erfc_fast is the table kernel of
 // vmath_erfc_table.h (erfc_nf's 58 ops per 16 lanes were slower than PyTorch's SLEEF erfc; the table
-// kernel takes 31), and run_block calls erfc_run, its vector form, for whole blocks.
+// kernel takes 31), whose vector form erfc_tab_block is the unary loop's fast block (vmath_unary.h).
 #if defined(__AVX512F__)
 LUCID_VM float erfc_fast(float x) { return erfc_tab(x); }
 #else
@@ -134,28 +134,6 @@ LUCID_VM float erfc_fast(float x) { return erfc_nf(x); }
 #endif
 LUCID_VM bool erfc_fast_ok(float x) { return abs_(x) < 4.5f; }  // NaN: no
 LUCID_VM float erfc(float x) { return abs_(x) < 4.5f ? erfc_fast(x) : erfc_tail(x); }
-#if defined(__AVX512F__)
-// A block of erfc (o may be x; m <= 1024): the table kernel, then the double tail for the lanes beyond
-// it; the same results as erfc lane by lane.
-inline void erfc_run(const float* x, float* o, int64_t m) {
-  if (o == x) {  // in place: x must stay intact until the tail lanes are known
-    int32_t top = 0;
-    for (int64_t i = 0; i < m; ++i) {
-      const int32_t a = f2i(x[i]) & 0x7fffffff;
-      top = a > top ? a : top;
-    }
-    if (top < f2i(4.5f)) {
-      erfc_tab_block(x, o, m);
-      return;
-    }
-  } else if (erfc_tab_block(x, o, m)) {
-    return;
-  }
-  alignas(64) float buf[1024];
-  erfc_tab_block(x, buf, m);
-  for (int64_t i = 0; i < m; ++i) o[i] = abs_(x[i]) < 4.5f ? buf[i] : erfc_tail(x[i]);
-}
-#endif
 #else
 // Blocks whose lanes all have |x| < 4 skip the tail (its division above all): erfc_fast gives the
 // same results as erfc there (the select before 2 - c keeps the roundings of erfc's).

@@ -182,12 +182,48 @@ void redo_chunks(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x); 
   }
 }
 
+// The fast version over a block, o = apply_fast(x) lane by lane (o may be x), and, with `test`, whether
+// every lane is in its range: the fused loop, or for AVX-512 erfc its table kernel (vmath_erfc_table.h:
+// a hand-written vector kernel whose coefficients vpermt2ps picks; the same bits as apply_fast).
+template <UnaryOp Op, typename M>
+bool fast_block(const M* x, M* o, int64_t m, bool test) {
+#if defined(__AVX512F__) && defined(__FMA__)
+  if constexpr (Op == UnaryOp::Erfc && std::is_same_v<M, float>) return erfc_tab_block(x, o, m);
+#endif
+  int32_t all = 1;
+  if (test) {
+    for (int64_t i = 0; i < m; ++i) {
+      all &= int32_t(fast_ok<Op, M>(x[i]));
+      o[i] = apply_fast<Op, M>(x[i]);
+    }
+  } else {
+    for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+  }
+  return all;
+}
+// erfc on the FMA builds: apply_fast is erfc itself below 4.5, so a block with lanes beyond keeps it and
+// redoes those lanes alone with the tail (the double code and its division).
+template <UnaryOp Op>
+constexpr bool redo_by_lane() {
+#if defined(__FMA__)
+  return Op == UnaryOp::Erfc;
+#else
+  return false;
+#endif
+}
+template <UnaryOp Op, typename M>
+void redo_lanes(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x)
+#if defined(__FMA__)
+  if constexpr (Op == UnaryOp::Erfc && std::is_same_v<M, float>)
+    for (int64_t i = 0; i < m; ++i) o[i] = erfc_fast_ok(x[i]) ? o[i] : erfc_tail(x[i]);
+#endif
+}
+
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
 #if defined(__AVX512F__) && defined(__FMA__)
-  if constexpr (std::is_same_v<M, float> && (Op == UnaryOp::Erfc || Op == UnaryOp::Tanh)) {  // whole-block
-    if constexpr (Op == UnaryOp::Erfc) erfc_run(x, o, m);  // table kernels (vmath_special.h, vmath_exp.h)
-    else tanh_run(x, o, m);
+  if constexpr (std::is_same_v<M, float> && Op == UnaryOp::Tanh) {  // a vector kernel for whole blocks
+    tanh_run(x, o, m);  // (vmath_exp.h, with the table of vmath_tanh_table.h)
     return;
   }
 #endif
@@ -195,28 +231,29 @@ void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
   // the cheap version (a separate pass costs 10-15% of a trig function), which is redone below when a
   // lane is out of its range; in place, x must stay intact until the choice is made: a pass first.
   if constexpr (has_fast<Op>()) {
-    int32_t all = 1;
+    constexpr bool redo_part = redo_by_chunk<Op>() || redo_by_lane<Op>();
+    auto redo = [&](const M* xs) {
+      if constexpr (redo_by_chunk<Op>()) redo_chunks<Op, M>(xs, o, m);
+      else redo_lanes<Op, M>(xs, o, m);
+    };
     if (o != x) {
-      for (int64_t i = 0; i < m; ++i) {
-        all &= int32_t(fast_ok<Op, M>(x[i]));
-        o[i] = apply_fast<Op, M>(x[i]);
-      }
-      if (all) return;
-      if constexpr (redo_by_chunk<Op>()) {
-        redo_chunks<Op, M>(x, o, m);
+      if (fast_block<Op, M>(x, o, m, true)) return;
+      if constexpr (redo_part) {
+        redo(x);
         return;
       }
     } else {
+      int32_t all = 1;
       for (int64_t i = 0; i < m; ++i) all &= int32_t(fast_ok<Op, M>(x[i]));
       if (all) {
-        for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(x[i]);
+        fast_block<Op, M>(x, o, m, false);
         return;
       }
-      if constexpr (redo_by_chunk<Op>()) {
+      if constexpr (redo_part) {
         alignas(64) M t[1024];
         for (int64_t i = 0; i < m; ++i) t[i] = x[i];
-        for (int64_t i = 0; i < m; ++i) o[i] = apply_fast<Op, M>(t[i]);
-        redo_chunks<Op, M>(t, o, m);
+        fast_block<Op, M>(t, o, m, false);
+        redo(t);
         return;
       }
     }
