@@ -219,14 +219,30 @@ void redo_lanes(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x)
 #endif
 }
 
+// Hand-written AVX-512 kernels that take whole blocks (o may be x): tanh (vmath_exp.h, with the table
+// of vmath_tanh_table.h), asin and acos (vmath_trig.h).
+template <UnaryOp Op, typename M>
+constexpr bool has_block_kernel() {
+#if defined(__AVX512F__) && defined(__FMA__)
+  return std::is_same_v<M, float> && (Op == UnaryOp::Tanh || Op == UnaryOp::Asin || Op == UnaryOp::Acos);
+#else
+  return false;
+#endif
+}
+template <UnaryOp Op>
+void block_kernel(const float* x, float* o, int64_t m) {
+#if defined(__AVX512F__) && defined(__FMA__)
+  if constexpr (Op == UnaryOp::Tanh) tanh_run(x, o, m);
+  else if constexpr (Op == UnaryOp::Asin || Op == UnaryOp::Acos) asin_acos_run<Op == UnaryOp::Acos>(x, o, m);
+#endif
+}
+
 template <UnaryOp Op, typename M>
 void run_block(const M* x, M* o, int64_t m) {  // o may be x (in place)
-#if defined(__AVX512F__) && defined(__FMA__)
-  if constexpr (std::is_same_v<M, float> && Op == UnaryOp::Tanh) {  // a vector kernel for whole blocks
-    tanh_run(x, o, m);  // (vmath_exp.h, with the table of vmath_tanh_table.h)
+  if constexpr (has_block_kernel<Op, M>()) {
+    block_kernel<Op>(x, o, m);
     return;
   }
-#endif
   // The range tests are and/max-reductions (they vectorise). Out of place, they run in the same pass as
   // the cheap version (a separate pass costs 10-15% of a trig function), which is redone below when a
   // lane is out of its range; in place, x must stay intact until the choice is made: a pass first.
