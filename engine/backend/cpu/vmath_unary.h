@@ -220,11 +220,12 @@ void redo_lanes(const M* x, M* o, int64_t m) {  // o != x holds apply_fast(x)
 }
 
 // Hand-written AVX-512 kernels that take whole blocks (o may be x): tanh (vmath_exp.h, with the table
-// of vmath_tanh_table.h), asin and acos (vmath_trig.h).
+// of vmath_tanh_table.h), asin and acos (vmath_trig.h), atanh (vmath_hyp.h).
 template <UnaryOp Op, typename M>
 constexpr bool has_block_kernel() {
 #if defined(__AVX512F__) && defined(__FMA__)
-  return std::is_same_v<M, float> && (Op == UnaryOp::Tanh || Op == UnaryOp::Asin || Op == UnaryOp::Acos);
+  return std::is_same_v<M, float> && (Op == UnaryOp::Tanh || Op == UnaryOp::Asin || Op == UnaryOp::Acos ||
+                                       Op == UnaryOp::Atanh);
 #else
   return false;
 #endif
@@ -234,6 +235,7 @@ void block_kernel(const float* x, float* o, int64_t m) {
 #if defined(__AVX512F__) && defined(__FMA__)
   if constexpr (Op == UnaryOp::Tanh) tanh_run(x, o, m);
   else if constexpr (Op == UnaryOp::Asin || Op == UnaryOp::Acos) asin_acos_run<Op == UnaryOp::Acos>(x, o, m);
+  else if constexpr (Op == UnaryOp::Atanh) atanh_run(x, o, m);
 #endif
 }
 
