@@ -46,7 +46,7 @@ SHAPES = [(m, n, k) for m in (2, 13, 14, 15, 29) for n in (2, 15, 16, 17, 31, 32
     (127, 129, 255), (129, 127, 257), (168, 65, 256), (169, 96, 513), (255, 257, 129), (257, 255, 100),
     (33, 300, 600), (340, 33, 17), (3, 1000, 40), (1000, 3, 40), (20, 1000, 60), (40, 700, 300), (20, 1100, 300),
     (64, 64, 64),
-    (150, 1030, 520),  # rows within one block, B beyond L2: read in place (no packing), by columns on 2 threads
+    (150, 1030, 520),  # rows within one block, B beyond L2: packed a panel at a time, by columns on 2 threads
     (256, 256, 256),
 ]
 

@@ -67,7 +67,7 @@ struct Buf {
     return p;
   }
 };
-thread_local Buf t_apack, t_bpack;
+thread_local Buf t_apack, t_bpack, t_bpanel;
 
 inline __mmask16 lanes(int64_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
 
@@ -133,9 +133,9 @@ LUCID_AVX512 void pack_a(const float* A, int64_t lda, bool at, int64_t i0, int64
 }
 
 // Pack columns [j0, j0 + nc) x inner [k0, k0 + kc) of B, panels [q0, q1) of NR columns
-// (Bp + q * NR * kc, NR floats per k, zero past the last column).
+// (Bp + (q - qb) * NR * kc, NR floats per k, zero past the last column).
 LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64_t nc, int64_t k0, int64_t kc,
-                         float* Bp, int64_t q0, int64_t q1) {
+                         float* Bp, int64_t q0, int64_t q1, int64_t qb = 0) {
   if (!bt) {  // rows of B read in order (the prefetchers stream them), each cut into its panels
     const int64_t nfull = std::min(q1, nc / NR), tail = nc - nfull * NR;
     for (int64_t k = 0; k < kc; ++k) {
@@ -144,12 +144,12 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
       for (; q < nfull; ++q) {
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v)
-          _mm512_store_ps(Bp + q * NR * kc + k * NR + 16 * v, _mm512_loadu_ps(src + q * NR + 16 * v));
+          _mm512_store_ps(Bp + (q - qb) * NR * kc + k * NR + 16 * v, _mm512_loadu_ps(src + q * NR + 16 * v));
       }
       if (q < q1) {  // the last, partial panel: zero past the last column
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v)
-          _mm512_store_ps(Bp + q * NR * kc + k * NR + 16 * v,
+          _mm512_store_ps(Bp + (q - qb) * NR * kc + k * NR + 16 * v,
                           _mm512_maskz_loadu_ps(lanes(std::max<int64_t>(0, tail - 16 * v)), src + q * NR + 16 * v));
       }
     }
@@ -157,7 +157,7 @@ LUCID_AVX512 void pack_b(const float* B, int64_t ldb, bool bt, int64_t j0, int64
   }
   for (int64_t q = q0; q < q1; ++q) {
     const int64_t j = j0 + q * NR, n = std::min<int64_t>(NR, nc - q * NR);
-    float* dst = Bp + q * NR * kc;
+    float* dst = Bp + (q - qb) * NR * kc;
     {  // B^T rows are contiguous in k: 16 x 16 blocks transposed
       for (int v = 0; v < NV; ++v) {
         const int64_t nv = std::max<int64_t>(0, std::min<int64_t>(16, n - 16 * v));
@@ -222,6 +222,7 @@ struct Job {
   int64_t chunks;               // runs of B panels packed at once (one per thread)
   int64_t unit;                 // rows of C per unit of work (a multiple of MR, at most MC)
   bool direct;                  // B read in place (row-major, small enough to stay in L2), not packed
+  bool panelwise;               // B packed one panel at a time into an L1 buffer (few rows of C, B large)
   int64_t kc;                   // depth of the blocks of the inner dimension: K split evenly, at most KC
 };
 
@@ -229,6 +230,7 @@ struct Job {
 // `cstart` first.
 LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t cstart) {
   float* Ap = t_apack.get(size_t(MC * KC));
+  float* Bq = j.panelwise ? t_bpanel.get(size_t(NR * KC)) : nullptr;
   int64_t later[64];  // chunks another thread was packing: done after the others
   const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
   for (int64_t pc = 0; pc < j.K; pc += j.kc) {
@@ -242,11 +244,16 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     auto compute = [&](int64_t qa, int64_t qb) {
       auto tile = [&](int64_t ir, int64_t q) {
         const int64_t rows = std::min<int64_t>(MR, mc - ir), jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
-        const float* bp = j.direct ? j.B + pc * j.ldb + jr : Bpc + q * NR * kc;
+        const float* bp = j.direct ? j.B + pc * j.ldb + jr : j.panelwise ? Bq : Bpc + q * NR * kc;
         Tiles::get(rows, n)(kc, Ap + ir * kc, MR, bp, j.direct ? j.ldb : NR, nullptr, j.C + (ic + ir) * j.ldc + jr,
                             j.ldc, sgemm_kernel::last_lanes(n), acc, nullptr);
       };
-      if ((qb - qa) * NR * kc <= kL2Floats) {
+      if (j.panelwise) {  // each B micro-panel packed into L1 and met by all the rows of the A block
+        for (int64_t q = qa; q < qb; ++q) {
+          pack_b(j.B, j.ldb, j.bt, 0, j.N, pc, kc, Bq, q, q + 1, q);
+          for (int64_t ir = 0; ir < mc; ir += MR) tile(ir, q);
+        }
+      } else if ((qb - qa) * NR * kc <= kL2Floats) {
         for (int64_t ir = 0; ir < mc; ir += MR)
           for (int64_t q = qa; q < qb; ++q) tile(ir, q);
       } else {
@@ -258,7 +265,7 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     for (int64_t ci = 0; ci < nch; ++ci) {
       const int64_t c = (cstart + ci) % nch, qa = q0 + (q1 - q0) * c / nch, qb = q0 + (q1 - q0) * (c + 1) / nch;
       std::atomic<uint8_t>& f = j.ready[(pc / j.kc) * nch + c];
-      if (!j.direct && f.load(std::memory_order_acquire) != 2) {
+      if (!j.direct && !j.panelwise && f.load(std::memory_order_acquire) != 2) {
         uint8_t expect = 0;
         if (!f.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) {
           later[nlater++] = c;
@@ -306,6 +313,7 @@ int sgemm_mode() { return g_mode.load(std::memory_order_relaxed); }
 void set_sgemm_mode(int mode) { g_mode.store(std::clamp(mode, 0, 2), std::memory_order_relaxed); }
 
 bool sgemm_available() { return sgemm_mode() != 0 && isa() == Isa::AVX512; }
+int64_t sgemm_block_rows() { return MC; }
 
 void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, bool a_trans, const float* B,
                int64_t ldb, bool b_trans, float* C, int64_t ldc, int threads) {
@@ -319,21 +327,23 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   // every B panel from L2), else of MC rows (each B micro-panel meets MC rows of A from L1).
   const int64_t unit = npad * K <= kL2Floats ? MR : MC;
   // B row-major and L2-sized: read in place, rows at its own stride (each B panel then meets each A
-  // micro-panel from L2, as packed panels would): its packing cost more than it saved. The same when
-  // the rows of C fit one block (M <= MC), whatever B's size: each B micro-panel meets all of A's rows
-  // while in L1, and packing B for so few rows was a large share of the time (64x4096x4096 on 2
-  // threads: 1.6 -> 1.25 of PyTorch's time).
-  const bool direct = !b_trans && (unit == MR || M <= MC);
+  // micro-panel from L2, as packed panels would): its packing cost more than it saved. When the rows
+  // of C fit one block (M <= MC) and B is larger: each B micro-panel is packed into an L1 buffer just
+  // before all of A's rows meet it (panelwise), instead of packing all of B first (a pass through
+  // memory that was a large share of the time for so few rows) or reading it in place (rows a power
+  // of two apart fall into few cache sets: 128x2048x2048 ran at 126 GFLOP/s on one thread).
+  const bool direct = !b_trans && unit == MR, panelwise = unit == MC && M <= MC;
   t_apack.get(size_t(MC * KC));  // allocated here, where a failure can throw (the threads allocate theirs)
+  if (panelwise) t_bpanel.get(size_t(NR * KC));
   Job j{M, N, K, A, lda, a_trans, B, ldb, b_trans, C, ldc,
-        direct ? nullptr : t_bpack.get(size_t(npad * K)), npad, nullptr, 1, unit, direct, kc};
+        direct || panelwise ? nullptr : t_bpack.get(size_t(npad * K)), npad, nullptr, 1, unit, direct, panelwise, kc};
   int nt = std::max(1, std::min(threads, 64));
   const int64_t panels = (M + MR - 1) / MR;
 #ifdef _OPENMP
   // Rows split among the threads (B packed once, shared), or columns when there are few rows (each
   // thread packs its own columns of B) or B, beyond L2, is read in place (each thread reads only its
   // own columns).
-  const bool by_rows = (panels >= 4 * nt || panels >= nq) && (unit == MR || !direct);
+  const bool by_rows = (panels >= 4 * nt || panels >= nq) && !panelwise;
   nt = int(std::min<int64_t>(nt, by_rows ? panels : nq));
   if (nt > 1) {
     if (by_rows) {

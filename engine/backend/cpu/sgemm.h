@@ -9,6 +9,7 @@
 namespace lucid::cpu {
 
 bool sgemm_available();  // AVX-512 and not switched off
+int64_t sgemm_block_rows();  // products with at most this many rows pack B a panel at a time (any size)
 
 // Where callers use it: 0 never (OpenBLAS), 1 where it is faster (the default), 2 for every size
 // (tests of its edge tiles). The environment variable LUCID_SGEMM=0|1|2 sets the start value.
