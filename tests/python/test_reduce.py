@@ -87,6 +87,28 @@ def test_any_all_dtypes():
     assert lucid.tensor([0j, 1j]).any().item() is True
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "complex64"])
+def test_any_all_decided_anywhere_in_a_row(dtype):
+    # Rows decided by one element placed in every chunk of the contiguous kernel (256 elements), at its
+    # edges and in the last, partial chunk; -0.0 counts as zero and NaN as nonzero.
+    n, pos = 1100, [0, 1, 255, 256, 257, 700, 1023, 1024, 1099]
+    zeros, ones = np.zeros((len(pos), n), dtype), np.ones((len(pos), n), dtype)
+    for r, p in enumerate(pos):
+        zeros[r, p] = 1j if dtype == "complex64" else 3
+        ones[r, p] = 0
+    assert lucid.tensor(zeros).any(1).tolist() == [True] * len(pos)
+    assert lucid.tensor(zeros).all(1).tolist() == [False] * len(pos)
+    assert lucid.tensor(ones).all(1).tolist() == [False] * len(pos)
+    assert lucid.tensor(ones).any(1).tolist() == [True] * len(pos)
+    assert lucid.tensor(np.zeros((2, n), dtype)).any(1).tolist() == [False, False]
+    assert lucid.tensor(np.ones((2, n), dtype)).all(1).tolist() == [True, True]
+    if dtype.startswith("float"):
+        x = np.full((2, n), -0.0, dtype)
+        x[1, 900] = np.nan
+        assert lucid.tensor(x).any(1).tolist() == [False, True]
+        assert lucid.tensor(x).any(1).tolist() == np.any(x, 1).tolist()
+
+
 def test_empty_reductions():
     assert np.isnan(lucid.zeros(0).mean().item())
     assert lucid.zeros(0).prod().item() == 1.0
