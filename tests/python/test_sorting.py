@@ -230,6 +230,23 @@ def test_unique_forms(torch):
     assert u.tolist() == [7] and tuple(i.shape) == () and c.tolist() == [1]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("n", [300, 5000])  # below and above the radix sort's threshold
+def test_unique_many_with_repeats(torch, dtype, n):
+    # groups read off the sorted keys: values and counts as PyTorch's (-0.0 and 0.0 one group, each NaN
+    # its own), and the inverse maps every element to its value. Which of -0.0 / 0.0 is kept and the
+    # order among the NaNs' groups are PyTorch's unstable sort's: not compared.
+    x = np.random.default_rng(n).integers(-20 if dtype != "uint8" else 0, 40, n).astype(dtype)
+    if dtype.startswith("float"):
+        x[::97] = np.nan
+        x[5::101] = -0.0
+    v, inv, cnt = (t.numpy() for t in lucid.unique(lucid.tensor(x), return_inverse=True, return_counts=True))
+    tv, _, tc = (t.numpy() for t in torch.unique(torch.from_numpy(x), return_inverse=True, return_counts=True))
+    assert v.dtype == x.dtype and np.array_equal(v, tv, equal_nan=True) and np.array_equal(cnt, tc)
+    assert inv.dtype == np.int64 and np.array_equal(v[inv], x, equal_nan=True)
+    assert np.array_equal(np.bincount(inv, minlength=len(v)), cnt)
+
+
 def test_unique_dim(torch):
     a = np.array([[1, 2, 1], [0, 5, 0], [1, 2, 1]])
     for dim in (0, 1, -1):

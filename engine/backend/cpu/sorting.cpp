@@ -13,6 +13,7 @@
 #include "backend/common/iter.h"
 #include "backend/cpu/loops.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/scratch.h"
 #include "backend/cpu/vec_rows.h"
 #include "backend/kernels/sorting.h"
 
@@ -62,7 +63,7 @@ struct Rows {
   }
 };
 
-template <typename K> using Buf = std::vector<std::pair<K, int64_t>>;
+template <typename K> using Buf = ScratchVec<std::pair<K, int64_t>>;
 
 template <typename T> void load_row(Buf<Key<T>>& buf, const T* p, int64_t n, int64_t step) {
   buf.resize(size_t(n));
@@ -90,7 +91,7 @@ template <typename K> struct DescTotal {
 
 // A stable sort of one long buffer on several threads: chunks sorted in parallel, then merged
 // pairwise (std::merge takes from the left run on ties, so the result stays stable).
-template <typename V, typename Cmp> void big_stable_sort(std::vector<V>& buf, Cmp cmp) {
+template <typename V, typename Cmp> void big_stable_sort(ScratchVec<V>& buf, Cmp cmp) {
   const int64_t n = int64_t(buf.size());
   const int64_t nt = get_num_threads();
   if (nt < 2 || n < (int64_t(1) << 16) || in_parallel_region()) {
@@ -102,7 +103,7 @@ template <typename V, typename Cmp> void big_stable_sort(std::vector<V>& buf, Cm
   parallel_for(0, nt, 1, [&](int64_t b, int64_t e) {
     for (int64_t c = b; c < e; ++c) std::stable_sort(buf.begin() + cut[size_t(c)], buf.begin() + cut[size_t(c + 1)], cmp);
   });
-  std::vector<V> tmp(buf.size());
+  ScratchVec<V> tmp(buf.size());
   while (cut.size() > 2) {
     std::vector<int64_t> next{0};
     const int64_t pairs = int64_t(cut.size() - 1) / 2;
@@ -155,8 +156,8 @@ template <typename T> void radix_sort_row(Buf<Key<T>>& buf, bool descending) {
   using K = Key<T>;
   using U = typename RadixKey<K>::U;
   const size_t n = buf.size();
-  std::vector<U> key(n), key2(n);
-  std::vector<uint32_t> idx(n), idx2(n);
+  ScratchVec<U> key(n), key2(n);
+  ScratchVec<uint32_t> idx(n), idx2(n);
   for (size_t i = 0; i < n; ++i) {
     const U k = RadixKey<K>::get(buf[i].first);
     key[i] = descending ? U(~k) : k;
@@ -418,7 +419,7 @@ void unique(const TensorImpl& in, bool consecutive, Tensor* values, Tensor* inve
   dispatch_real(in.dtype(), "unique", [&]<typename T>() {
     using K = Key<T>;
     const T* x = in.data<T>();
-    std::vector<int64_t> order(static_cast<size_t>(n));
+    ScratchVec<int64_t> order(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
     auto row_less = [&](int64_t a, int64_t b) {
       for (int64_t j = 0; j < m; ++j) {
@@ -433,18 +434,33 @@ void unique(const TensorImpl& in, bool consecutive, Tensor* values, Tensor* inve
         if (!(K(x[a * m + j]) == K(x[b * m + j]))) return false;  // NaN equals nothing
       return true;
     };
-    if (!consecutive) {
-      if (m == 1) {
-        Buf<K> buf(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) buf[size_t(i)] = {K(x[i]), i};
-        if (n >= kRadixMin && n < (int64_t(1) << 32)) radix_sort_row<T>(buf, false);
-        else big_stable_sort(buf, AscTotal<K>());
-        for (int64_t i = 0; i < n; ++i) order[size_t(i)] = buf[size_t(i)].second;
-      } else {
-        std::stable_sort(order.begin(), order.end(), row_less);
+    if (!consecutive && m == 1) {
+      // Elements: groups read off the sorted keys in order (the values are the keys: no gather from x;
+      // only the inverse indices are written at random).
+      Buf<K> buf(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) buf[size_t(i)] = {K(x[i]), i};
+      if (n >= kRadixMin && n < (int64_t(1) << 32)) radix_sort_row<T>(buf, false);
+      else big_stable_sort(buf, AscTotal<K>());
+      int64_t u = n > 0;
+      for (int64_t i = 1; i < n; ++i) u += !(buf[size_t(i)].first == buf[size_t(i - 1)].first);  // NaN equals nothing
+      *values = TensorImpl::empty(Shape{u}, in.dtype(), in.device());
+      *inverse = TensorImpl::empty(Shape{n}, Dtype::I64, in.device());
+      *counts = TensorImpl::empty(Shape{u}, Dtype::I64, in.device());
+      T* v = (*values)->data<T>();
+      int64_t *inv = (*inverse)->data<int64_t>(), *cnt = (*counts)->data<int64_t>(), g = -1;
+      for (int64_t i = 0; i < n; ++i) {
+        const auto& [key, at] = buf[size_t(i)];
+        if (i == 0 || !(key == buf[size_t(i - 1)].first)) {
+          v[++g] = T(key);
+          cnt[g] = 0;
+        }
+        ++cnt[g];
+        inv[at] = g;
       }
+      return;
     }
-    std::vector<int64_t> firsts, cnt, inv(static_cast<size_t>(n));
+    if (!consecutive) std::stable_sort(order.begin(), order.end(), row_less);
+    ScratchVec<int64_t> firsts, cnt, inv(static_cast<size_t>(n));
     for (int64_t s = 0; s < n;) {
       int64_t t = s + 1;
       while (t < n && row_eq(order[size_t(s)], order[size_t(t)])) ++t;
