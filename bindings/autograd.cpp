@@ -154,7 +154,7 @@ void init_autograd(nb::module_& m) {
         if (meta.grad_fn) {
           h.node = meta.grad_fn;
           h.slot = meta.output_nr;
-          meta.grad_fn->tensor_hooks[meta.output_nr].emplace_back(h.id, wrap_hook(std::move(fn)));
+          meta.grad_fn->hooks_of(meta.output_nr).emplace_back(h.id, wrap_hook(std::move(fn)));
         } else {
           h.leaf = t;
           meta.hooks.emplace_back(h.id, wrap_hook(std::move(fn)));
@@ -166,7 +166,7 @@ void init_autograd(nb::module_& m) {
         auto& meta = t->ensure_autograd_meta();
         if (!meta.grad_fn) return;  // a leaf keeps its gradient anyway
         meta.retains_grad = true;
-        meta.grad_fn->retained[meta.output_nr] = t;
+        meta.grad_fn->retained_of(meta.output_nr) = t;
       })
       .def("detach_", [](const Tensor& t) {
         if (auto* m = t->autograd_meta()) {

@@ -155,8 +155,9 @@ std::vector<Tensor> run_backward(const std::vector<Tensor>& roots, const std::ve
             g[i] = run_hooks(hooks, g[i], n->outputs[i]);
           }
         } else {
-          g[i] = run_hooks(n->tensor_hooks[i], g[i], n->outputs[i]);
-          if (auto t = n->retained[i].lock()) accumulate_into(t, g[i], opt.create_graph);
+          if (i < n->tensor_hooks.size()) g[i] = run_hooks(n->tensor_hooks[i], g[i], n->outputs[i]);
+          if (i < n->retained.size())
+            if (auto t = n->retained[i].lock()) accumulate_into(t, g[i], opt.create_graph);
         }
       }
       // Gradients requested at this node's slots.

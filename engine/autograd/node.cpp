@@ -122,8 +122,6 @@ Tensor SavedTensor::unpack(const Node& owner) const {
 
 AccumulateGrad::AccumulateGrad(Tensor l) : leaf(std::move(l)) {
   outputs.push_back({leaf->shape(), leaf->dtype(), leaf->device()});
-  tensor_hooks.resize(1);
-  retained.resize(1);
 }
 
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
@@ -175,9 +173,10 @@ Edge gradient_edge(const Tensor& t) {
   return {acc, 0};
 }
 
-void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>& inputs,
-                 const std::vector<const Tensor*>& outputs) {
+void set_history(const std::shared_ptr<Node>& node, TensorPtrs inputs, TensorPtrs outputs) {
   node->next_edges.clear();
+  node->next_edges.reserve(inputs.size());
+  node->outputs.reserve(outputs.size());
   for (const Tensor* t : inputs) node->next_edges.push_back(t ? gradient_edge(*t) : Edge{});
   uint32_t k = 0;
   node->outputs.clear();
@@ -188,8 +187,6 @@ void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tens
     m.output_nr = k++;
     m.requires_grad = true;
   }
-  node->tensor_hooks.resize(node->outputs.size());
-  node->retained.resize(node->outputs.size());
   if (anomaly_enabled() && g_trace) node->creation_trace = g_trace();
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // The autograd graph (spec 001): a Node per recorded op, Edges to the nodes that produced its
 // inputs, saved tensors with version checks, and tensor hooks. The engine is in engine.h.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,9 +88,18 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<Edge> next_edges;
   std::vector<OutputInfo> outputs;
   // Hooks on this node's outputs (tensor.register_hook on a non-leaf): per slot, (id, hook).
+  // retain_grad() targets per output slot. Both sized on first use (hooks_of, retained_of): most
+  // nodes never get one, and two allocations per recorded op were a tenth of `a + b`'s time.
   std::vector<std::vector<std::pair<int, Hook>>> tensor_hooks;
-  // retain_grad() targets per output slot.
   std::vector<std::weak_ptr<TensorImpl>> retained;
+  std::vector<std::pair<int, Hook>>& hooks_of(size_t slot) {
+    if (tensor_hooks.size() <= slot) tensor_hooks.resize(std::max(outputs.size(), slot + 1));
+    return tensor_hooks[slot];
+  }
+  std::weak_ptr<TensorImpl>& retained_of(size_t slot) {
+    if (retained.size() <= slot) retained.resize(std::max(outputs.size(), slot + 1));
+    return retained[slot];
+  }
   uint64_t sequence_nr;
   bool released = false;
   bool materialize_grads = true;  // zeros for output slots that received no gradient
@@ -132,11 +143,17 @@ bool requires_grad(const Tensor& t);
 Edge gradient_edge(const Tensor& t);
 // Connects `node` to `inputs` (null edges for those that need no grad) and makes it the grad_fn of
 // `outputs`.
-void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>& inputs,
-                 const std::vector<const Tensor*>& outputs);
+// (Spans: the lists are read in place, no vector built per recorded op.)
+using TensorPtrs = std::span<const Tensor* const>;
+void set_history(const std::shared_ptr<Node>& node, TensorPtrs inputs, TensorPtrs outputs);
+inline TensorPtrs tensor_ptrs(std::initializer_list<const Tensor*> l) { return {l.begin(), l.size()}; }
 inline void set_history(const std::shared_ptr<Node>& node, std::initializer_list<const Tensor*> inputs,
                         std::initializer_list<const Tensor*> outputs) {
-  set_history(node, std::vector<const Tensor*>(inputs), std::vector<const Tensor*>(outputs));
+  set_history(node, tensor_ptrs(inputs), tensor_ptrs(outputs));
+}
+inline void set_history(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>& inputs,
+                        std::initializer_list<const Tensor*> outputs) {
+  set_history(node, TensorPtrs(inputs), tensor_ptrs(outputs));
 }
 // In-place writes (spec 001): refuses leaves that require grad (outside no_grad). Returns true when
 // autograd must record the write, i.e. rewrite self's history; that is refused, for now, when self

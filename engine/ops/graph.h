@@ -72,7 +72,7 @@ void rebase_history(const char* name, const Tensor& self, std::initializer_list<
   autograd::set_history(node, inputs, {&self});
   if (old && old_nr < old->retained.size() && old->retained[old_nr].lock() == self) {
     old->retained[old_nr].reset();
-    node->retained[0] = self;
+    node->retained_of(0) = self;
   }
 }
 

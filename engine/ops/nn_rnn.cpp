@@ -255,7 +255,8 @@ std::vector<Tensor> rnn_time_steps(const Tensor& x, const std::vector<int64_t>& 
   auto node = std::make_shared<FnNode<decltype(f)>>("RnnTimeStepsBackward0", std::vector<SavedTensor>{}, f);
   std::vector<const Tensor*> outs;
   for (const Tensor& t : out) outs.push_back(&t);
-  autograd::set_history(node, std::vector<const Tensor*>{&x}, outs);
+  const Tensor* ins[] = {&x};
+  autograd::set_history(node, autograd::TensorPtrs(ins), autograd::TensorPtrs(outs));
   return out;
 }
 
