@@ -434,6 +434,27 @@ def test_large_block_cache_reuses_and_releases():
     assert lucid.memory_reserved("cpu") >= lucid.memory_allocated("cpu")
 
 
+def test_small_block_free_lists_reuse_and_release():
+    gc.collect()
+    cpu = lucid.device("cpu")
+    base = lucid.memory_allocated("cpu")
+    t = lucid.ones(40)                           # 160 bytes: the 192-byte class
+    p = t.data_ptr()
+    assert lucid.memory_allocated("cpu") == base + 160
+    del t
+    assert lucid.memory_allocated("cpu") == base
+    sys_allocs = lucid.memory_stats("cpu")["num_device_alloc"]
+    u = lucid.full((45,), 3.0)                   # 180 bytes, the same class: the kept block comes back
+    assert u.data_ptr() == p
+    assert lucid.memory_stats("cpu")["num_device_alloc"] == sys_allocs
+    assert u.tolist() == [3.0] * 45              # holding the new values
+    del u
+    reserved = lucid.memory_reserved("cpu")
+    lucid._C._empty_cache(cpu)
+    assert lucid.memory_reserved("cpu") <= reserved - 192
+    assert lucid.memory_allocated("cpu") == base <= lucid.memory_reserved("cpu")
+
+
 # ---------------------------------------------------------------------------------------------
 # pickling (tensors travel as bytes + shape + dtype)
 

@@ -26,6 +26,10 @@ namespace lucid::cpu {
 namespace {
 
 constexpr size_t kCacheMin = size_t(256) << 10;  // smaller blocks: plain malloc (its arenas reuse them)
+// ... but blocks of at most 1 KiB (small tensors' data, in 64-byte classes) are kept on free lists:
+// their aligned_alloc/free pairs (memalign splitting chunks, free consolidating them) were a quarter
+// of a small op's time (`a * 2.0` on 16 elements).
+constexpr size_t kSmallMax = 1024, kSmallKeep = 256;  // per class
 constexpr size_t kHuge = size_t(2) << 20;
 
 size_t cache_cap() {
@@ -60,6 +64,7 @@ void* system_alloc(size_t cls) {
 struct BlockCache {
   std::unordered_map<size_t, std::vector<void*>> free;  // class size -> cached blocks
   size_t cached_bytes = 0;
+  std::vector<void*> small[kSmallMax / 64];  // blocks of 64 (k + 1) bytes
 };
 
 class CpuDevice final : public DeviceInterface {
@@ -70,10 +75,20 @@ class CpuDevice final : public DeviceInterface {
     if (nbytes == 0) return nullptr;
     if (nbytes >= kCacheMin) return allocate_large(nbytes);
     const size_t rounded = (nbytes + 63) & ~size_t(63);
+    if (rounded <= kSmallMax) {
+      std::lock_guard<std::mutex> g(mu_);
+      std::vector<void*>& v = cache_->small[rounded / 64 - 1];
+      if (!v.empty()) {
+        void* p = v.back();
+        v.pop_back();
+        count_alloc(nbytes, 0);
+        return p;
+      }
+    }
     void* p = std::aligned_alloc(64, rounded);
     LUCID_CHECK(p, OutOfMemory, "CPU out of memory: tried to allocate " << nbytes << " bytes");
     std::lock_guard<std::mutex> g(mu_);
-    count_alloc(nbytes, int64_t(nbytes));
+    count_alloc(nbytes, int64_t(rounded));
     ++s_.num_system_allocs;
     return p;
   }
@@ -92,10 +107,15 @@ class CpuDevice final : public DeviceInterface {
       }
       s_.reserved -= int64_t(cls);
     } else {
+      const size_t rounded = (nbytes + 63) & ~size_t(63);
       std::lock_guard<std::mutex> g(mu_);
       s_.allocated -= int64_t(nbytes);
-      s_.reserved -= int64_t(nbytes);
       ++s_.num_frees;
+      if (rounded <= kSmallMax && cache_->small[rounded / 64 - 1].size() < kSmallKeep) {
+        cache_->small[rounded / 64 - 1].push_back(p);
+        return;
+      }
+      s_.reserved -= int64_t(rounded);
     }
     std::free(p);
   }
@@ -140,6 +160,11 @@ class CpuDevice final : public DeviceInterface {
     }
     cache_->free.clear();
     cache_->cached_bytes = 0;
+    for (size_t c = 0; c < kSmallMax / 64; ++c) {
+      for (void* p : cache_->small[c]) out.push_back(p);
+      s_.reserved -= int64_t(64 * (c + 1) * cache_->small[c].size());
+      cache_->small[c].clear();
+    }
   }
 
   void* allocate_large(size_t nbytes) {
