@@ -350,9 +350,11 @@ void sgemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, boo
   const int64_t panels = (M + MR - 1) / MR;
 #ifdef _OPENMP
   // Rows split among the threads (B packed once, shared), or columns when there are few rows (each
-  // thread packs its own columns of B) or B, beyond L2, is read in place (each thread reads only its
-  // own columns).
-  const bool by_rows = (panels >= 4 * nt || panels >= nq) && !panelwise;
+  // thread packs its own columns of B) or B is packed panel by panel (each thread its own panels).
+  // B transposed (a linear layer's weight) goes by columns too when there are enough of them: each
+  // thread packs (transposes) only its own columns and waits for no other's chunk (128x512x512 at 2
+  // threads: 1.31 -> 1.01 of PyTorch's time; B row-major, shared chunks are as fast).
+  const bool by_rows = (panels >= 4 * nt || panels >= nq) && !panelwise && !(b_trans && nq >= 4 * nt);
   nt = int(std::min<int64_t>(nt, by_rows ? panels : nq));
   if (nt > 1) {
     if (by_rows) {
