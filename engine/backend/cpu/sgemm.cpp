@@ -40,9 +40,6 @@ namespace {
 #ifndef SG_KC
 #define SG_KC 256
 #endif
-#ifndef SG_NCQ
-#define SG_NCQ 0
-#endif
 #ifndef SG_MC
 #define SG_MC 168
 #endif
@@ -236,9 +233,6 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
   float* Bq = j.panelwise ? t_bpanel.get(size_t(NR * KC)) : nullptr;
   int64_t later[64];  // chunks another thread was packing: done after the others
   const int64_t q0 = n0 / NR, q1 = (n1 + NR - 1) / NR, nch = j.chunks, ic = m0, mc = m1 - m0;
-  const int64_t ncq = SG_NCQ > 0 && !j.direct && !j.panelwise ? SG_NCQ : q1 - q0;
-  for (int64_t nb0 = q0; nb0 < q1; nb0 += ncq) {
-  const int64_t nb1 = std::min(q1, nb0 + ncq);
   for (int64_t pc = 0; pc < j.K; pc += j.kc) {
     const int64_t kc = std::min(j.kc, j.K - pc);
     const bool acc = pc > 0;  // the first block of the inner dimension writes C, the others add to it
@@ -248,8 +242,6 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
     // the B panels streamed from L2 when they fit there, else each B micro-panel held in L1 against
     // the A block streamed from L2
     auto compute = [&](int64_t qa, int64_t qb) {
-      qa = std::max(qa, nb0), qb = std::min(qb, nb1);
-      if (qa >= qb) return;
       auto tile = [&](int64_t ir, int64_t q) {
         const int64_t rows = std::min<int64_t>(MR, mc - ir), jr = q * NR, n = std::min<int64_t>(NR, j.N - jr);
         const float* bp = j.direct ? j.B + pc * j.ldb + jr : j.panelwise ? Bq : Bpc + q * NR * kc;
@@ -293,7 +285,6 @@ LUCID_AVX512 void run(const Job& j, int64_t m0, int64_t m1, int64_t n0, int64_t 
       }
       compute(q0 + (q1 - q0) * c / nch, q0 + (q1 - q0) * (c + 1) / nch);
     }
-  }
   }
 }
 
