@@ -419,8 +419,6 @@ void unique(const TensorImpl& in, bool consecutive, Tensor* values, Tensor* inve
   dispatch_real(in.dtype(), "unique", [&]<typename T>() {
     using K = Key<T>;
     const T* x = in.data<T>();
-    ScratchVec<int64_t> order(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
     auto row_less = [&](int64_t a, int64_t b) {
       for (int64_t j = 0; j < m; ++j) {
         const K p = K(x[a * m + j]), q = K(x[b * m + j]);
@@ -459,6 +457,9 @@ void unique(const TensorImpl& in, bool consecutive, Tensor* values, Tensor* inve
       }
       return;
     }
+    // Rows (and unique_consecutive): an order of row indices, grouped by comparing whole rows.
+    ScratchVec<int64_t> order(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
     if (!consecutive) std::stable_sort(order.begin(), order.end(), row_less);
     ScratchVec<int64_t> firsts, cnt, inv(static_cast<size_t>(n));
     for (int64_t s = 0; s < n;) {
