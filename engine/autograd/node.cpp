@@ -176,10 +176,10 @@ Edge gradient_edge(const Tensor& t) {
 void set_history(const std::shared_ptr<Node>& node, TensorPtrs inputs, TensorPtrs outputs) {
   node->next_edges.clear();
   node->next_edges.reserve(inputs.size());
-  node->outputs.reserve(outputs.size());
   for (const Tensor* t : inputs) node->next_edges.push_back(t ? gradient_edge(*t) : Edge{});
   uint32_t k = 0;
   node->outputs.clear();
+  node->outputs.reserve(outputs.size());
   for (const Tensor* t : outputs) {
     node->outputs.push_back({(*t)->shape(), (*t)->dtype(), (*t)->device()});
     AutogradMeta& m = (*t)->ensure_autograd_meta();
