@@ -313,20 +313,28 @@ LUCID_VM float log10(float x) {
   const float f = log_split_f(sub ? x * 8388608.0f : x, fe);
   return log_special(x, log10_m(f, fe - (sub ? 23.0f : 0.0f)));
 }
-// log1p: u = 1 + x rounded, c = 1 + x - u exactly; log1p(x) = log(u) + c / u (as log, c / u joins the
-// small terms). u is 0 or normal: no denormal split.
+// log(u) + s for u = 2^fe (1 + f) as in log, and a term s far below log(u)'s ulp joining its small
+// terms (log1p's and atanh's c / u): Cephes' form, -f^2/2 apart. V is float, or __m512 (atanh's
+// AVX-512 kernel, vmath_hyp.h: GCC's vector operators, the same contractions).
+template <typename V>
+LUCID_VM V log_plus_small(V f, V fe, V s) {
+  V p = V{} + kLogF[8];  // poly(f, kLogF), for vectors too
+  for (int i = 7; i >= 0; --i) p = p * f + kLogF[i];
+  const V z = f * f;
+  V y = f * z * p;
+  y = y + fe * -2.12194440e-4f;
+  y = y + s;
+  y = y - 0.5f * z;
+  return (f + y) + fe * 0.693359375f;
+}
+// log1p: u = 1 + x rounded, c = 1 + x - u exactly; log1p(x) = log(u) + c / u. u is 0 or normal: no
+// denormal split.
 LUCID_VM float log1p(float x) {
   const float u = 1.0f + x;
   const float c = x > 1.0f ? 1.0f - (u - x) : x - (u - 1.0f);
   float fe;
   const float f = log_split_f(u, fe);
-  const float z = f * f;
-  float y = f * z * poly(f, kLogF);
-  y = y + fe * -2.12194440e-4f;
-  y = y + c / u;
-  y = y - 0.5f * z;
-  float r = f + y;
-  r = r + fe * 0.693359375f;
+  float r = log_plus_small(f, fe, c / u);
   r = sel(x == Lim<float>::inf, x, r);
   r = sel(x == 0.0f, x, r);
   r = sel(x == -1.0f, -Lim<float>::inf, r);

@@ -28,10 +28,10 @@ LUCID_VM float acosh(float xf) {
 // float atanh in float (the unary loop's whole-block kernel; elsewhere atanh in double, vmath_exp.h):
 // atanh|x| = log1p(q + ql) / 2 with q + ql = 2a / (1 - a), a = |x|: 1 - a = d + dl exactly, 1 / d from
 // vrcp14ps and a Newton step, ql from the exact residual. 1 + q + ql = u + c exactly, and log1p =
-// log(u) + c / u, log(u) by logf's kernel (kLogF: u = 2^fe (1 + f)) with c / u joining its small terms
-// (1 / u from vrcp14ps: c / u is below 2^-24 u, and below 2^-9 of the result for a >= 2^-10). Below
-// 2^-10, a + a^3 / 3. Exhaustive: max 0.846 ulp; 0.61 ns per element in cache against 1.12 for the
-// double version (and PyTorch's libm loop).
+// log(u) + c / u through float log1p's kernel (log_plus_small, vmath_exp.h), c / u among its small
+// terms (1 / u from vrcp14ps: c / u is below 2^-24 u, and below 2^-9 of the result for a >= 2^-10).
+// Below 2^-10, a + a^3 / 3. Exhaustive: max 0.846 ulp; 0.61 ns per element in cache against 1.12 for
+// the double version (and PyTorch's libm loop).
 inline void atanh_run(const float* x, float* o, int64_t m) {
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512i sign = _mm512_set1_epi32(int32_t(0x80000000u));
@@ -49,15 +49,7 @@ inline void atanh_run(const float* x, float* o, int64_t m) {
     const __m512 fe = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_srai_epi32(ix, 23), _mm512_set1_epi32(127)));
     const __m512i mant = _mm512_and_si512(ix, _mm512_set1_epi32(0x007fffff));
     const __m512 f = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_add_epi32(mant, _mm512_set1_epi32(0x3f3504f3))), one);
-    const __m512 z = _mm512_mul_ps(f, f);
-    __m512 p = _mm512_set1_ps(kLogF[8]);
-    for (int k = 7; k >= 0; --k) p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(kLogF[k]));
-    __m512 y = _mm512_mul_ps(_mm512_mul_ps(f, z), p);
-    y = _mm512_fmadd_ps(fe, _mm512_set1_ps(-2.12194440e-4f), y);
-    y = _mm512_fmadd_ps(c, _mm512_rcp14_ps(u), y);
-    y = _mm512_fnmadd_ps(_mm512_set1_ps(0.5f), z, y);
-    __m512 r = _mm512_fmadd_ps(fe, _mm512_set1_ps(0.693359375f), _mm512_add_ps(f, y));
-    r = _mm512_mul_ps(r, _mm512_set1_ps(0.5f));
+    __m512 r = _mm512_mul_ps(log_plus_small(f, fe, _mm512_mul_ps(c, _mm512_rcp14_ps(u))), _mm512_set1_ps(0.5f));
     const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(_mm512_mul_ps(a, a), _mm512_set1_ps(1.0f / 3)), a, a);
     r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(a, _mm512_set1_ps(0x1p-10f), _CMP_LT_OQ), small);
     r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(a, one, _CMP_GE_OQ), _mm512_set1_ps(Lim<float>::nan));
